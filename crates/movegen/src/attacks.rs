@@ -1,0 +1,317 @@
+//! Attack tables: leapers and lines by `const fn`, sliders by magic bitboards.
+//!
+//! The magic numbers and the shared slider table are found by `build.rs` with a
+//! fixed seed (see `slow.rs` for the ray-walking reference both are built from).
+
+use crate::bitboard::Bitboard;
+use crate::piece::Color;
+use crate::square::Square;
+
+/// One square's magic: `(occupied & mask) * magic >> shift` indexes its slice.
+pub(crate) struct Magic {
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: usize,
+}
+
+include!(concat!(env!("OUT_DIR"), "/magics.rs"));
+
+const fn leaper_table(steps: &[(i8, i8); 8]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i8, (sq / 8) as i8);
+        let mut i = 0;
+        while i < 8 {
+            let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                table[sq] |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+
+static KING: [u64; 64] = leaper_table(&[
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+]);
+
+const fn pawn_table(forward: i8) -> [u64; 64] {
+    // Two capture steps; the other six entries repeat them (harmless for a union).
+    leaper_table(&[
+        (1, forward),
+        (-1, forward),
+        (1, forward),
+        (-1, forward),
+        (1, forward),
+        (-1, forward),
+        (1, forward),
+        (-1, forward),
+    ])
+}
+
+static PAWN: [[u64; 64]; 2] = [pawn_table(1), pawn_table(-1)];
+
+/// `BETWEEN[a][b]`: squares strictly between two aligned squares; `LINE[a][b]`:
+/// the whole line through both. Both are empty for squares not on one line.
+const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+    let mut between = [[0u64; 64]; 64];
+    let mut line = [[0u64; 64]; 64];
+    let dirs: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = dirs[d];
+            // The full line through `a` in this direction, both ways.
+            let mut full = 1u64 << a;
+            let mut sign = -1;
+            while sign <= 1 {
+                let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
+                loop {
+                    f += df * sign;
+                    r += dr * sign;
+                    if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                        break;
+                    }
+                    full |= 1 << (r * 8 + f);
+                }
+                sign += 2;
+            }
+            let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
+            let mut path = 0u64;
+            loop {
+                f += df;
+                r += dr;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                let b = (r * 8 + f) as usize;
+                between[a][b] = path;
+                line[a][b] = full;
+                path |= 1 << b;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static LINES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
+
+/// Squares a knight on `sq` attacks.
+#[inline(always)]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT[sq.index()])
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    Bitboard(KING[sq.index()])
+}
+
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN[color.index()][sq.index()])
+}
+
+#[inline(always)]
+fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
+    let idx = m.offset + ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+    debug_assert!(idx < SLIDER_ATTACKS.len());
+    // SAFETY: build.rs gives each square a slice of 2^(64 - shift) entries at
+    // `offset` inside SLIDER_ATTACKS, and the shifted product is below 2^(64 - shift).
+    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(idx) })
+}
+
+/// Squares a rook on `sq` attacks, given the occupied squares.
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
+}
+
+/// Squares a bishop on `sq` attacks, given the occupied squares.
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+/// Squares a queen on `sq` attacks, given the occupied squares.
+#[inline(always)]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Squares strictly between `a` and `b` if they share a line, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINES.0[a.index()][b.index()])
+}
+
+/// The whole line (rank, file or diagonal) through `a` and `b`, else empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINES.1[a.index()][b.index()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slow::{ray_attacks, relevant_mask, BISHOP_DIRS, ROOK_DIRS};
+
+    fn squares() -> impl Iterator<Item = Square> {
+        (0..64).map(|i| Square::from_index(i).unwrap())
+    }
+
+    /// Every blocker subset of `mask`.
+    fn subsets(mask: u64) -> impl Iterator<Item = u64> {
+        let mut sub = 0u64;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let cur = sub;
+            sub = sub.wrapping_sub(mask) & mask;
+            done = sub == 0;
+            Some(cur)
+        })
+    }
+
+    #[test]
+    fn sliders_match_ray_walk_for_every_blocker_subset() {
+        let mut checked = 0;
+        for sq in squares() {
+            let i = sq.index() as u8;
+            for occ in subsets(relevant_mask(i, &ROOK_DIRS)) {
+                let want = ray_attacks(i, occ, &ROOK_DIRS);
+                assert_eq!(
+                    rook_attacks(sq, Bitboard(occ)).0,
+                    want,
+                    "rook {sq} {occ:#x}"
+                );
+                checked += 1;
+            }
+            for occ in subsets(relevant_mask(i, &BISHOP_DIRS)) {
+                let want = ray_attacks(i, occ, &BISHOP_DIRS);
+                assert_eq!(
+                    bishop_attacks(sq, Bitboard(occ)).0,
+                    want,
+                    "bishop {sq} {occ:#x}"
+                );
+                checked += 1;
+            }
+        }
+        // 102,400 rook and 5,248 bishop blocker subsets in all.
+        assert_eq!(checked, 107_648);
+    }
+
+    #[test]
+    fn sliders_ignore_blockers_outside_the_mask() {
+        // Edge squares never change the result: full-board occupancy behaves
+        // like the mask-only occupancy.
+        for sq in squares() {
+            let i = sq.index() as u8;
+            assert_eq!(
+                rook_attacks(sq, Bitboard::FULL).0,
+                ray_attacks(i, !0, &ROOK_DIRS)
+            );
+            assert_eq!(
+                bishop_attacks(sq, Bitboard::FULL).0,
+                ray_attacks(i, !0, &BISHOP_DIRS)
+            );
+        }
+    }
+
+    /// A leaper reference: every square at the given file/rank distance.
+    fn leaper_ref(sq: Square, ok: impl Fn(i32, i32) -> bool) -> u64 {
+        squares()
+            .filter(|t| {
+                let df = t.file() as i32 - sq.file() as i32;
+                let dr = t.rank() as i32 - sq.rank() as i32;
+                ok(df, dr)
+            })
+            .fold(0, |acc, t| acc | 1 << t.index())
+    }
+
+    #[test]
+    fn leapers_match_reference() {
+        for sq in squares() {
+            let k = leaper_ref(sq, |df, dr| df * df + dr * dr == 5);
+            assert_eq!(knight_attacks(sq).0, k, "knight {sq}");
+            let k = leaper_ref(sq, |df, dr| df.abs().max(dr.abs()) == 1);
+            assert_eq!(king_attacks(sq).0, k, "king {sq}");
+            let w = leaper_ref(sq, |df, dr| df.abs() == 1 && dr == 1);
+            assert_eq!(pawn_attacks(Color::White, sq).0, w, "white pawn {sq}");
+            let b = leaper_ref(sq, |df, dr| df.abs() == 1 && dr == -1);
+            assert_eq!(pawn_attacks(Color::Black, sq).0, b, "black pawn {sq}");
+        }
+    }
+
+    /// The unit step from `a` towards `b` if they share a rank, file or diagonal.
+    fn unit_step(a: Square, b: Square) -> Option<(i32, i32)> {
+        let df = b.file() as i32 - a.file() as i32;
+        let dr = b.rank() as i32 - a.rank() as i32;
+        let aligned = (df, dr) != (0, 0) && (df == 0 || dr == 0 || df.abs() == dr.abs());
+        aligned.then(|| (df.signum(), dr.signum()))
+    }
+
+    #[test]
+    fn between_and_line_match_geometry() {
+        for a in squares() {
+            for b in squares() {
+                let (mut want_between, mut want_line) = (0u64, 0u64);
+                if let Some((sf, sr)) = unit_step(a, b) {
+                    let n = (b.file() as i32 - a.file() as i32)
+                        .abs()
+                        .max((b.rank() as i32 - a.rank() as i32).abs());
+                    for k in -8..=8 {
+                        let f = a.file() as i32 + k * sf;
+                        let r = a.rank() as i32 + k * sr;
+                        if (0..8).contains(&f) && (0..8).contains(&r) {
+                            want_line |= 1 << (r * 8 + f);
+                            if 0 < k && k < n {
+                                want_between |= 1 << (r * 8 + f);
+                            }
+                        }
+                    }
+                }
+                assert_eq!(between(a, b).0, want_between, "between {a} {b}");
+                assert_eq!(line(a, b).0, want_line, "line {a} {b}");
+            }
+        }
+    }
+}

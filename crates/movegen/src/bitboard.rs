@@ -1,0 +1,197 @@
+//! Sets of squares as 64-bit masks.
+
+use crate::square::{File, Rank, Square};
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// A set of squares; bit `n` is square `n` (a1 = 0, h8 = 63).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct Bitboard(pub u64);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
+    pub const FULL: Bitboard = Bitboard(!0);
+
+    /// The set holding just `sq`.
+    #[inline(always)]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1 << sq.index())
+    }
+
+    /// All squares of `file`.
+    pub const fn file(file: File) -> Bitboard {
+        Bitboard(0x0101_0101_0101_0101 << file.index())
+    }
+
+    /// All squares of `rank`.
+    pub const fn rank(rank: Rank) -> Bitboard {
+        Bitboard(0xFF << (8 * rank.index()))
+    }
+
+    /// Whether the set is empty.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set is not empty.
+    #[inline(always)]
+    pub const fn nonempty(self) -> bool {
+        self.0 != 0
+    }
+
+    /// The number of squares in the set.
+    #[inline(always)]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set holds `sq`.
+    #[inline(always)]
+    pub const fn has(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// Whether the set holds more than one square.
+    #[inline(always)]
+    pub const fn has_many(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The lowest square of the set, if any.
+    #[inline(always)]
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as usize)
+        }
+    }
+
+    /// The lowest square of a set the caller knows is not empty.
+    #[inline(always)]
+    pub(crate) const fn lsb(self) -> Square {
+        Square::from_index_masked(self.0.trailing_zeros() as usize)
+    }
+
+    /// The set shifted one rank towards rank 8 (squares on rank 8 drop off).
+    #[inline(always)]
+    pub const fn up(self) -> Bitboard {
+        Bitboard(self.0 << 8)
+    }
+
+    /// The set shifted one rank towards rank 1.
+    #[inline(always)]
+    pub const fn down(self) -> Bitboard {
+        Bitboard(self.0 >> 8)
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        let sq = self.first()?;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bitboard {}
+
+impl From<Square> for Bitboard {
+    fn from(sq: Square) -> Bitboard {
+        Bitboard::from_square(sq)
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter()
+            .fold(Bitboard::EMPTY, |bb, sq| bb | Bitboard::from_square(sq))
+    }
+}
+
+macro_rules! bit_op {
+    ($trait:ident, $f:ident, $assign:ident, $fa:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $assign for Bitboard {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+/// Draws the set as an 8x8 grid, rank 8 on top: `X` for a member, `.` otherwise.
+impl fmt::Display for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in Rank::ALL.into_iter().rev() {
+            let row: Vec<&str> = File::ALL
+                .into_iter()
+                .map(|file| {
+                    if self.has(Square::new(file, rank)) {
+                        "X"
+                    } else {
+                        "."
+                    }
+                })
+                .collect();
+            writeln!(f, "{} {}", rank.to_char(), row.join(" "))?;
+        }
+        write!(f, "  a b c d e f g h")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iterates_squares_in_order() {
+        let bb = Bitboard(0b1010_0001);
+        let v: Vec<usize> = bb.map(|s| s.index()).collect();
+        assert_eq!(v, [0, 5, 7]);
+        assert_eq!(bb.len(), 3);
+        assert!(bb.has_many());
+        assert!(!Bitboard(8).has_many());
+    }
+
+    #[test]
+    fn files_and_ranks() {
+        assert_eq!(Bitboard::file(File::H).0, 0x8080_8080_8080_8080);
+        assert_eq!(Bitboard::rank(Rank::Second).0, 0xFF00);
+        assert_eq!(
+            (Bitboard::file(File::A) & Bitboard::rank(Rank::First)).len(),
+            1
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! Colours and piece kinds.
+
+use std::ops::{Index, IndexMut, Not};
+
+/// A side: White or Black.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    /// Both colours, White first.
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+    /// Number of colours.
+    pub const NUM: usize = 2;
+
+    /// The colour's index: 0 for White, 1 for Black.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Not for Color {
+    type Output = Color;
+
+    fn not(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+/// A kind of piece, without colour.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Piece {
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
+}
+
+impl Piece {
+    /// All kinds, pawn first.
+    pub const ALL: [Piece; 6] = [
+        Piece::Pawn,
+        Piece::Knight,
+        Piece::Bishop,
+        Piece::Rook,
+        Piece::Queen,
+        Piece::King,
+    ];
+    /// Number of kinds.
+    pub const NUM: usize = 6;
+
+    /// The kind's index, 0 for a pawn.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The lower-case letter of the kind (`p n b r q k`).
+    pub const fn to_char(self) -> char {
+        [b'p', b'n', b'b', b'r', b'q', b'k'][self as usize] as char
+    }
+
+    /// The kind for a letter (either case).
+    pub fn from_char(c: char) -> Option<Piece> {
+        Piece::ALL
+            .into_iter()
+            .find(|p| p.to_char() == c.to_ascii_lowercase())
+    }
+
+    /// The FEN letter of this kind in `color`: upper case for White.
+    pub fn to_fen_char(self, color: Color) -> char {
+        match color {
+            Color::White => self.to_char().to_ascii_uppercase(),
+            Color::Black => self.to_char(),
+        }
+    }
+}
+
+impl<T> Index<Color> for [T; 2] {
+    type Output = T;
+
+    fn index(&self, c: Color) -> &T {
+        &self[c.index()]
+    }
+}
+
+impl<T> IndexMut<Color> for [T; 2] {
+    fn index_mut(&mut self, c: Color) -> &mut T {
+        &mut self[c.index()]
+    }
+}
+
+impl<T> Index<Piece> for [T; 6] {
+    type Output = T;
+
+    fn index(&self, p: Piece) -> &T {
+        &self[p.index()]
+    }
+}
+
+impl<T> IndexMut<Piece> for [T; 6] {
+    fn index_mut(&mut self, p: Piece) -> &mut T {
+        &mut self[p.index()]
+    }
+}

@@ -1,0 +1,213 @@
+//! Files, ranks and squares.
+
+use std::fmt;
+
+/// A file (column) of the board, `A` to `H`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum File {
+    A,
+    B,
+    C,
+    D,
+    E,
+    F,
+    G,
+    H,
+}
+
+impl File {
+    /// All files, `A` first.
+    pub const ALL: [File; 8] = [
+        File::A,
+        File::B,
+        File::C,
+        File::D,
+        File::E,
+        File::F,
+        File::G,
+        File::H,
+    ];
+    /// Number of files.
+    pub const NUM: usize = 8;
+
+    /// The file with this index (0 = `A`), if there is one.
+    pub const fn from_index(i: usize) -> Option<File> {
+        if i < 8 {
+            Some(File::ALL[i])
+        } else {
+            None
+        }
+    }
+
+    /// The file's index, 0 for `A`.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The file for a letter `a`-`h` (either case).
+    pub fn from_char(c: char) -> Option<File> {
+        let c = c.to_ascii_lowercase();
+        ('a'..='h')
+            .contains(&c)
+            .then(|| File::ALL[c as usize - 'a' as usize])
+    }
+
+    /// The file's lower-case letter.
+    pub const fn to_char(self) -> char {
+        (b'a' + self as u8) as char
+    }
+}
+
+/// A rank (row) of the board, `First` (White's back rank) to `Eighth`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Rank {
+    First,
+    Second,
+    Third,
+    Fourth,
+    Fifth,
+    Sixth,
+    Seventh,
+    Eighth,
+}
+
+impl Rank {
+    /// All ranks, `First` first.
+    pub const ALL: [Rank; 8] = [
+        Rank::First,
+        Rank::Second,
+        Rank::Third,
+        Rank::Fourth,
+        Rank::Fifth,
+        Rank::Sixth,
+        Rank::Seventh,
+        Rank::Eighth,
+    ];
+    /// Number of ranks.
+    pub const NUM: usize = 8;
+
+    /// The rank with this index (0 = first rank), if there is one.
+    pub const fn from_index(i: usize) -> Option<Rank> {
+        if i < 8 {
+            Some(Rank::ALL[i])
+        } else {
+            None
+        }
+    }
+
+    /// The rank's index, 0 for the first rank.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The rank for a digit `1`-`8`.
+    pub fn from_char(c: char) -> Option<Rank> {
+        ('1'..='8')
+            .contains(&c)
+            .then(|| Rank::ALL[c as usize - '1' as usize])
+    }
+
+    /// The rank's digit.
+    pub const fn to_char(self) -> char {
+        (b'1' + self as u8) as char
+    }
+}
+
+/// A square of the board; index `8 * rank + file`, so a1 = 0, h1 = 7, h8 = 63.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Square(u8);
+
+impl Square {
+    /// Number of squares.
+    pub const NUM: usize = 64;
+
+    /// The square at `file` and `rank`.
+    pub const fn new(file: File, rank: Rank) -> Square {
+        Square(rank as u8 * 8 + file as u8)
+    }
+
+    /// The square with this index, if it is below 64.
+    pub const fn from_index(i: usize) -> Option<Square> {
+        if i < 64 {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square with index `i & 63`; for indices our own code computed.
+    pub(crate) const fn from_index_masked(i: usize) -> Square {
+        Square((i & 63) as u8)
+    }
+
+    /// The square's index, 0 to 63.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The square's file.
+    pub const fn file(self) -> File {
+        File::ALL[(self.0 & 7) as usize]
+    }
+
+    /// The square's rank.
+    pub const fn rank(self) -> Rank {
+        Rank::ALL[(self.0 >> 3) as usize]
+    }
+
+    /// The same square seen from the other side (rank mirrored).
+    pub const fn flip_rank(self) -> Square {
+        Square(self.0 ^ 56)
+    }
+
+    /// The square `dr` ranks up (negative: down), if on the board.
+    pub const fn offset_rank(self, dr: i8) -> Option<Square> {
+        let r = (self.0 >> 3) as i8 + dr;
+        if r >= 0 && r < 8 {
+            Some(Square((r * 8) as u8 + (self.0 & 7)))
+        } else {
+            None
+        }
+    }
+
+    /// Parses a square such as `e4`.
+    pub fn parse(s: &str) -> Option<Square> {
+        let mut chars = s.chars();
+        let file = File::from_char(chars.next()?)?;
+        let rank = Rank::from_char(chars.next()?)?;
+        chars.next().is_none().then(|| Square::new(file, rank))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file().to_char(), self.rank().to_char())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_display_round_trip() {
+        for i in 0..64 {
+            let sq = Square::from_index(i).unwrap();
+            assert_eq!(Square::parse(&sq.to_string()), Some(sq));
+        }
+        assert_eq!(Square::parse("e4").unwrap().index(), 28);
+        for bad in ["", "e", "i1", "a9", "a0", "e44", "E4x"] {
+            assert_eq!(Square::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn offsets_stay_on_board() {
+        let a1 = Square::new(File::A, Rank::First);
+        assert_eq!(a1.offset_rank(-1), None);
+        assert_eq!(a1.offset_rank(7), Some(Square::new(File::A, Rank::Eighth)));
+        assert_eq!(a1.flip_rank(), Square::new(File::A, Rank::Eighth));
+    }
+}

@@ -1,0 +1,108 @@
+//! Zobrist keys from a fixed-seed generator, so hashes match on every build.
+
+use crate::piece::{Color, Piece};
+use crate::square::Square;
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+/// All keys: 768 piece-square keys, 16 castling-rights keys, 8 en-passant file
+/// keys and the side-to-move key, drawn in that order from one seed.
+struct Keys {
+    pieces: [[[u64; 64]; 6]; 2],
+    castling: [u64; 16],
+    ep_file: [u64; 8],
+    black_to_move: u64,
+}
+
+const fn build_keys() -> Keys {
+    let mut keys = Keys {
+        pieces: [[[0; 64]; 6]; 2],
+        castling: [0; 16],
+        ep_file: [0; 8],
+        black_to_move: 0,
+    };
+    let mut state = 0x5EED_0F_C0FFEE_u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < 6 {
+            let mut s = 0;
+            while s < 64 {
+                let (next, key) = splitmix(state);
+                state = next;
+                keys.pieces[c][p][s] = key;
+                s += 1;
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    // No rights hashes to zero, so a position without castling needs no key.
+    let mut i = 1;
+    while i < 16 {
+        let (next, key) = splitmix(state);
+        state = next;
+        keys.castling[i] = key;
+        i += 1;
+    }
+    let mut f = 0;
+    while f < 8 {
+        let (next, key) = splitmix(state);
+        state = next;
+        keys.ep_file[f] = key;
+        f += 1;
+    }
+    keys.black_to_move = splitmix(state).1;
+    keys
+}
+
+static KEYS: Keys = build_keys();
+
+/// The key of a `color` `piece` on `sq`.
+#[inline(always)]
+pub fn piece_key(color: Color, piece: Piece, sq: Square) -> u64 {
+    KEYS.pieces[color.index()][piece.index()][sq.index()]
+}
+
+/// The key of a set of castling rights (a 4-bit mask).
+#[inline(always)]
+pub fn castling_key(rights: u8) -> u64 {
+    KEYS.castling[(rights & 15) as usize]
+}
+
+/// The key of an en-passant square on this file.
+#[inline(always)]
+pub fn ep_key(sq: Square) -> u64 {
+    KEYS.ep_file[sq.file().index()]
+}
+
+/// The key XORed in when Black is to move.
+#[inline(always)]
+pub fn side_key() -> u64 {
+    KEYS.black_to_move
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct_and_nonzero() {
+        let mut all: Vec<u64> = KEYS.pieces.iter().flatten().flatten().copied().collect();
+        all.extend(&KEYS.castling[1..]);
+        all.extend(&KEYS.ep_file);
+        all.push(KEYS.black_to_move);
+        assert!(all.iter().all(|&k| k != 0));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+        assert_eq!(n, 768 + 15 + 8 + 1);
+    }
+}
