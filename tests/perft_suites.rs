@@ -106,3 +106,16 @@ fn thesis_positions_exact_move_lists() {
     assert_eq!(seen, 26);
     assert_eq!(run_suite("thesis_positions.epd", u64::MAX), 26 * 4);
 }
+
+#[test]
+fn chess960_suite_up_to_one_million_nodes() {
+    let checked = run_suite("perft_chess960.epd", 1_000_000);
+    // 960 positions, each with at least its depths 1 to 3 under the budget.
+    assert!(checked >= 960 * 3, "only {checked} counts checked");
+}
+
+#[test]
+#[ignore = "deep: hours in release mode"]
+fn chess960_suite_every_depth() {
+    run_suite("perft_chess960.epd", u64::MAX);
+}
