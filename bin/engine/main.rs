@@ -1,13 +1,120 @@
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(6);
-    let fen = args
-        .get(2)
-        .cloned()
-        .unwrap_or(movegen::STARTPOS_FEN.to_string());
-    let pos = movegen::Position::from_fen(&fen).unwrap();
-    let t = std::time::Instant::now();
-    let n = movegen::perft(&pos, depth);
-    let s = t.elapsed().as_secs_f64();
-    println!("{n} nodes {:.3}s {:.1} Mnps", s, n as f64 / s / 1e6);
+//! The engine binary: the UCI loop by default, plus perft, move listing and
+//! bench subcommands for people at a terminal.
+
+use clap::{Parser, Subcommand};
+use movegen::{Position, STARTPOS_FEN};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// A bitboard legal move generator with a UCI chess engine around it.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Speak UCI on stdin/stdout (the default with no subcommand).
+    Uci,
+    /// Count the leaf nodes of the legal move tree to DEPTH.
+    Perft {
+        /// Depth in plies, 1 or more.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Position to start from (default: the start position).
+        #[arg(long, default_value = STARTPOS_FEN)]
+        fen: String,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Castling in king-takes-rook notation (Chess960).
+        #[arg(long)]
+        chess960: bool,
+    },
+    /// List the legal moves of a position in UCI notation, one per line.
+    Moves {
+        /// Position (default: the start position).
+        #[arg(long, default_value = STARTPOS_FEN)]
+        fen: String,
+        /// Castling in king-takes-rook notation (Chess960).
+        #[arg(long)]
+        chess960: bool,
+    },
+    /// Search the fixed benchmark positions; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: Option<u32>,
+    },
+}
+
+fn parse_fen(fen: &str) -> Result<Position, String> {
+    Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))
+}
+
+fn perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> Result<(), String> {
+    let pos = parse_fen(fen)?;
+    let start = Instant::now();
+    let nodes = if divide {
+        let div = movegen::divide(&pos, depth);
+        for (mv, n) in &div {
+            println!("{}: {n}", mv.to_uci(chess960));
+        }
+        println!();
+        div.iter().map(|d| d.1).sum()
+    } else {
+        movegen::perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {nodes}");
+    println!("time {:.3} s", secs);
+    println!("speed {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
+    Ok(())
+}
+
+fn moves(fen: &str, chess960: bool) -> Result<(), String> {
+    let pos = parse_fen(fen)?;
+    for mv in pos.legal_moves().iter() {
+        println!("{}", mv.to_uci(chess960));
+    }
+    Ok(())
+}
+
+fn bench(depth: Option<u32>) {
+    let (nodes, elapsed) = search::bench(depth.unwrap_or(search::BENCH_DEPTH));
+    let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
+    println!("{nodes} nodes {nps} nps");
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Cmd::Uci) => {
+            uci::run(std::io::stdin(), uci::Output::stdout());
+            Ok(())
+        }
+        Some(Cmd::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => perft(depth, &fen, divide, chess960),
+        Some(Cmd::Moves { fen, chess960 }) => moves(&fen, chess960),
+        Some(Cmd::Bench { depth }) => {
+            bench(depth);
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -136,6 +136,9 @@ impl Searcher {
     }
 }
 
+/// The depth `bench` searches to when none is given.
+pub const BENCH_DEPTH: u32 = 5;
+
 /// Runs the fixed benchmark (a set of positions to a fixed depth); returns the
 /// total node count, which is deterministic, and the time taken.
 pub fn bench(depth: u32) -> (u64, Duration) {

@@ -1,0 +1,171 @@
+//! Turning one input line into one of our own commands.
+//!
+//! Lines are routed by their first word. `position`, `go` and `setoption` are
+//! parsed by our own code; the other standard commands go through
+//! `vampirc_uci::parse_one`; `d`, `bench` and `go perft` are our extensions.
+
+use vampirc_uci::UciMessage;
+
+/// A command from the GUI, parsed as far as it can be without engine state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list options.
+    Uci,
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `ucinewgame`: forget the previous game.
+    UciNewGame,
+    /// `debug on|off`.
+    Debug(bool),
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option name, its words joined by single spaces.
+        name: String,
+        /// The value, if given.
+        value: Option<String>,
+    },
+    /// `position ...`: the tokens after `position`.
+    Position(Vec<String>),
+    /// `go ...`: the tokens after `go`.
+    Go(Vec<String>),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`, or the end of the input.
+    Quit,
+    /// `d`: draw the board and its derived state.
+    Display,
+    /// `bench [depth]`.
+    Bench(Option<String>),
+    /// `register ...`: nothing to register.
+    Register,
+    /// A line that is not a command; the message says why.
+    Invalid(String),
+    /// A blank line.
+    Empty,
+}
+
+/// Parses one line of input.
+pub fn parse_line(line: &str) -> Command {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, rest)) = tokens.split_first() else {
+        return Command::Empty;
+    };
+    let owned = || rest.iter().map(|s| s.to_string()).collect();
+    match first {
+        "position" => Command::Position(owned()),
+        "go" => Command::Go(owned()),
+        "setoption" => parse_setoption(rest),
+        "d" => no_arguments(first, rest, Command::Display),
+        "bench" if rest.len() <= 1 => Command::Bench(rest.first().map(|s| s.to_string())),
+        "bench" => Command::Invalid("bench: expected at most one argument (the depth)".into()),
+        "register" => Command::Register,
+        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" | "debug" => {
+            simple(first, &tokens.join(" "))
+        }
+        _ => Command::Invalid(format!("unknown command '{}'", clip(first))),
+    }
+}
+
+fn no_arguments(word: &str, rest: &[&str], cmd: Command) -> Command {
+    if rest.is_empty() {
+        cmd
+    } else {
+        Command::Invalid(format!("{word}: takes no arguments"))
+    }
+}
+
+/// The standard argument-less commands and `debug`, through vampirc-uci.
+fn simple(word: &str, line: &str) -> Command {
+    match vampirc_uci::parse_one(line) {
+        UciMessage::Uci => Command::Uci,
+        UciMessage::IsReady => Command::IsReady,
+        UciMessage::UciNewGame => Command::UciNewGame,
+        UciMessage::Stop => Command::Stop,
+        UciMessage::PonderHit => Command::PonderHit,
+        UciMessage::Quit => Command::Quit,
+        UciMessage::Debug(on) => Command::Debug(on),
+        _ if word == "debug" => Command::Invalid("debug: expected 'on' or 'off'".into()),
+        _ => Command::Invalid(format!("{word}: takes no arguments")),
+    }
+}
+
+/// `setoption name <words> [value <words>]`: names may contain spaces.
+fn parse_setoption(rest: &[&str]) -> Command {
+    if rest.first() != Some(&"name") {
+        return Command::Invalid("setoption: expected 'name'".into());
+    }
+    let value_at = rest.iter().position(|&t| t == "value");
+    let name_end = value_at.unwrap_or(rest.len());
+    let name = rest[1..name_end].join(" ");
+    if name.is_empty() {
+        return Command::Invalid("setoption: the option name is missing".into());
+    }
+    let value = value_at.map(|v| rest[v + 1..].join(" "));
+    Command::SetOption { name, value }
+}
+
+/// At most 40 characters of user text, for error messages.
+pub fn clip(text: &str) -> String {
+    let clipped: String = text.chars().take(40).collect();
+    if clipped.len() < text.len() {
+        format!("{clipped}...")
+    } else {
+        clipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_by_first_word() {
+        assert_eq!(parse_line("  isready  "), Command::IsReady);
+        assert_eq!(parse_line("uci"), Command::Uci);
+        assert_eq!(parse_line("debug on"), Command::Debug(true));
+        assert_eq!(parse_line(""), Command::Empty);
+        assert_eq!(parse_line(" \t "), Command::Empty);
+        assert_eq!(
+            parse_line("position  startpos   moves  e2e4"),
+            Command::Position(vec!["startpos".into(), "moves".into(), "e2e4".into()])
+        );
+        assert!(matches!(parse_line("xboard"), Command::Invalid(m) if m.contains("xboard")));
+        assert!(matches!(parse_line("isready now"), Command::Invalid(_)));
+        assert!(matches!(parse_line("debug maybe"), Command::Invalid(_)));
+    }
+
+    #[test]
+    fn setoption_names_with_spaces() {
+        assert_eq!(
+            parse_line("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            parse_line("setoption name  Move   Overhead value  100 "),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            }
+        );
+        assert!(matches!(
+            parse_line("setoption Hash 5"),
+            Command::Invalid(_)
+        ));
+        assert!(matches!(
+            parse_line("setoption name value 5"),
+            Command::Invalid(_)
+        ));
+    }
+
+    #[test]
+    fn clips_long_text() {
+        let long = "x".repeat(100);
+        assert_eq!(clip(&long).len(), 43);
+        assert_eq!(clip("é".repeat(50).as_str()).chars().count(), 43);
+    }
+}
