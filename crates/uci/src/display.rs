@@ -28,7 +28,6 @@ pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
     lines.push(format!("Key: {:016X}", pos.key()));
     lines.push(format!("Checkers: {}", squares(pos.checkers())));
     lines.push(format!("Pinned: {}", squares(pos.pinned())));
-    lines.push(format!("Legal moves: {}", pos.count_moves()));
     lines.push(String::new());
     lines.push("Checkers          Pinned".to_string());
     let left = pos.checkers().to_string();
@@ -36,6 +35,8 @@ pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
     for (l, r) in left.lines().zip(right.lines()) {
         lines.push(format!("{l:<18}{r}"));
     }
+    lines.push(String::new());
+    lines.push(format!("Legal moves: {}", pos.count_moves()));
     lines
 }
 

@@ -1,0 +1,439 @@
+//! Scripted UCI conversations with the real engine binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use movegen::Position;
+
+/// A running engine process and its output lines.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.send_bytes(format!("{text}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        self.until_within(PATIENCE, done)
+            .unwrap_or_else(|got| panic!("timed out; got {got:?}"))
+    }
+
+    fn until_within(
+        &mut self,
+        limit: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, Vec<String>> {
+        let deadline = Instant::now() + limit;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    got.push(line);
+                    if stop {
+                        return Ok(got);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return Err(got),
+            }
+        }
+    }
+
+    /// Sends `isready` and checks `readyok` comes back, returning what came before.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// `go perft depth` output, checked for Stockfish's exact layout.
+    fn perft(&mut self, depth: u32) -> (Vec<(String, u64)>, u64) {
+        self.send(&format!("go perft {depth}"));
+        let lines = self.until(|l| l.starts_with("Nodes searched: "));
+        let blank = self.lines.recv_timeout(PATIENCE).unwrap();
+        assert_eq!(blank, "", "an empty line follows the total");
+        let (moves, tail) = lines.split_at(lines.len() - 2);
+        assert_eq!(tail[0], "", "an empty line precedes the total");
+        let total: u64 = tail[1]["Nodes searched: ".len()..].parse().unwrap();
+        let moves = moves
+            .iter()
+            .map(|l| {
+                let (mv, n) = l
+                    .split_once(": ")
+                    .unwrap_or_else(|| panic!("bad line {l:?}"));
+                (mv.to_string(), n.parse().unwrap())
+            })
+            .collect();
+        (moves, total)
+    }
+
+    fn bestmove(&mut self) -> String {
+        let lines = self.until(|l| l.starts_with("bestmove "));
+        lines.last().unwrap()["bestmove ".len()..].to_string()
+    }
+
+    fn wait_exit(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` answer, checked legal in `pos`.
+fn assert_legal_bestmove(answer: &str, pos: &Position) {
+    let mv = answer.split_whitespace().next().unwrap();
+    assert!(
+        pos.parse_uci_move(mv, false).is_ok(),
+        "bestmove {answer} is not legal in {pos}"
+    );
+}
+
+#[test]
+fn handshake_lists_options_then_uciok() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name "));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "Hash",
+        "Clear Hash",
+        "Threads",
+        "Move Overhead",
+        "UCI_Chess960",
+    ] {
+        let prefix = format!("option name {option} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "{option} missing"
+        );
+    }
+    assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    e.ready();
+}
+
+#[test]
+fn go_perft_matches_published_counts_and_format() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let (moves, total) = e.perft(3);
+    assert_eq!(total, 8_902);
+    assert_eq!(moves.len(), 20);
+    assert_eq!(moves.iter().map(|m| m.1).sum::<u64>(), total);
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -");
+    let (moves, total) = e.perft(2);
+    assert_eq!((moves.len(), total), (48, 2_039));
+    assert!(
+        moves.iter().any(|m| m.0 == "e1g1"),
+        "castling in standard notation"
+    );
+    // Position 3 of the standard suite, depth 4.
+    e.send("position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+    assert_eq!(e.perft(4).1, 43_238);
+}
+
+#[test]
+fn d_shows_board_fen_key_checkers_and_pins() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 d7d5 f1b5");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Legal moves:"));
+    let fen = "rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2";
+    assert!(lines.contains(&format!("Fen: {fen}")), "{lines:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Key: ") && l.len() == 21));
+    assert!(lines.contains(&"Checkers: b5".to_string()));
+    assert!(lines.contains(&"Legal moves: 5".to_string()));
+    assert!(lines
+        .iter()
+        .any(|l| l == " | r | n | b | q | k | b | n | r | 8"));
+}
+
+#[test]
+fn limited_searches_answer_a_legal_bestmove() {
+    let mut e = Engine::start();
+    let pos = Position::startpos();
+    let after = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    e.send("position startpos moves e2e4");
+    for go in [
+        "go depth 3",
+        "go movetime 200",
+        "go nodes 5000",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+    ] {
+        e.send(go);
+        assert_legal_bestmove(&e.bestmove(), &after);
+    }
+    e.ready();
+}
+
+#[test]
+fn stop_ends_infinite_search_promptly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    // No bestmove before stop; isready is answered meanwhile.
+    let early = e.until_within(Duration::from_millis(300), |l| l.starts_with("bestmove"));
+    assert!(early.is_err(), "bestmove before stop: {early:?}");
+    let start = Instant::now();
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "isready waited on the search"
+    );
+    let start = Instant::now();
+    e.send("stop");
+    assert_legal_bestmove(&e.bestmove(), &Position::startpos());
+    // 100 ms is the bar; a loaded CI machine gets twice that.
+    assert!(
+        start.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.until_within(Duration::from_millis(400), |l| l.starts_with("bestmove"));
+    assert!(early.is_err(), "bestmove while pondering: {early:?}");
+    e.send("ponderhit");
+    e.bestmove();
+    e.ready();
+}
+
+#[test]
+fn quit_during_search_exits_quickly() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_millis(1000)));
+}
+
+#[test]
+fn end_of_input_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.stdin = None;
+    assert!(e.wait_exit(Duration::from_millis(1000)));
+}
+
+#[test]
+fn no_legal_move_gives_0000() {
+    let mut e = Engine::start();
+    // Fool's mate: White is checkmated.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove(), "0000");
+    // Stalemate.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 50");
+    assert_eq!(e.bestmove(), "0000");
+}
+
+/// Inputs that must each give exactly one `info string error:` line and
+/// leave the position as it was.
+const BAD_INPUTS: &[&str] = &[
+    "xboard",
+    "protover 2",
+    "position",
+    "position startpos e2e4",
+    "position startpos moves e2e5",
+    "position startpos moves e2e4 e2e4",
+    "position startpos moves e7e5",
+    "position startpos moves e2",
+    "position startpos moves e2e4e5",
+    "position startpos moves e1g1",
+    "position startpos moves a7a8q",
+    "position fen",
+    "position fen 8/8/8/8 w - - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w KQkq - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/4K2P w - - 0 1",
+    "position fen 4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+    "position fen \u{0}\u{1}\u{2}",
+    "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e3",
+    "position fenx",
+    "go perft 0",
+    "go perft -3",
+    "go perft many",
+    "go perft",
+    "go depth",
+    "go depth x",
+    "go wtime abc",
+    "go sideways",
+    "go searchmoves e2e5",
+    "setoption",
+    "setoption name",
+    "setoption name Hash value lots",
+    "setoption name Hash",
+    "setoption name NoSuchOption value 1",
+    "setoption name UCI_Chess960 value maybe",
+    "setoption Hash 16",
+    "debug sometimes",
+    "d now",
+    "bench 0",
+    "bench 1 2",
+    "\u{fffd}\u{fffd}\u{fffd}",
+    "moves e2e4",
+    "e2e4",
+];
+
+#[test]
+fn bad_input_gets_one_error_and_keeps_the_position() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    let kept = e.perft(1);
+    assert_eq!(kept.0.len(), 29);
+    for bad in BAD_INPUTS {
+        e.send(bad);
+        let before = e.ready();
+        let errors = before
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .count();
+        assert_eq!(errors, 1, "{bad:?} gave {before:?}");
+        assert_eq!(before.len(), 1, "{bad:?} gave {before:?}");
+        assert_eq!(e.perft(1), kept, "{bad:?} changed the position");
+    }
+    assert!(BAD_INPUTS.len() >= 40);
+}
+
+#[test]
+fn garbage_bytes_and_blank_lines_are_survived() {
+    let mut e = Engine::start();
+    e.send_bytes(b"\xff\xfe\x00\x80garbage\n\n   \n\t\n");
+    e.send_bytes(&[0x1b, b'[', b'A', b'\n']);
+    let before = e.ready();
+    assert_eq!(
+        before
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count(),
+        2
+    );
+    e.send("position startpos");
+    assert_eq!(e.perft(2).1, 400);
+}
+
+#[test]
+fn out_of_range_options_are_clamped_with_a_note() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 0");
+    e.send("setoption name threads value 100000");
+    e.send("setoption name Move Overhead value -5");
+    let before = e.ready();
+    assert_eq!(before.len(), 3, "{before:?}");
+    assert!(before
+        .iter()
+        .all(|l| l.starts_with("info string ") && !l.contains("error")));
+    e.send("setoption name Clear Hash");
+    e.send("ucinewgame");
+    assert!(e.ready().is_empty());
+}
+
+#[test]
+fn absurd_go_numbers_do_not_crash() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for go in [
+        "go depth 256",
+        "go mate 300 movetime 100",
+        "go movestogo 300 wtime 100 btime 100",
+        "go nodes 99999999999999999999999 movetime 50",
+        "go wtime -100 btime -100",
+    ] {
+        e.send(go);
+        assert_legal_bestmove(&e.bestmove(), &Position::startpos());
+    }
+}
+
+#[test]
+fn chess960_castling_in_king_takes_rook_notation() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // White king b1, rooks a1 and h1: castling long is b1a1, short b1h1.
+    let fen = "1r2kr2/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAfb - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let (moves, _) = e.perft(1);
+    assert!(moves.iter().any(|m| m.0 == "b1h1"), "{moves:?}");
+    e.send(&format!("position fen {fen} moves b1h1"));
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Legal moves:"));
+    assert!(
+        lines.contains(&"Fen: 1r2kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b fb - 1 1".to_string()),
+        "{lines:?}"
+    );
+    // The king's two-square step is no move in Chess960 mode.
+    e.send(&format!("position fen {fen} moves b1g1"));
+    let errors = e.ready();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("info string error: "));
+}
