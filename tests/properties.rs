@@ -1,0 +1,196 @@
+//! Property tests over random reachable positions: seeded random games from the
+//! start position and from every suite position (standard and Chess960), with a
+//! fixed number of cases, so a failure always reproduces.
+//!
+//! The generator is checked against `support/reference.rs`, a slow model of the
+//! rules that finds attacks by walking the board square by square.
+
+#[path = "support/reference.rs"]
+mod reference;
+#[path = "support/rng.rs"]
+mod rng;
+
+use movegen::{Move, MoveKind, Piece, Position, Square, STARTPOS_FEN};
+use reference::{pseudo_legal_moves, slow_attacked, slow_attackers, slow_is_legal};
+use rng::Rng;
+
+/// Random games per test and the plies each may last.
+const GAMES: usize = 400;
+const PLIES: usize = 60;
+
+/// The FENs of the start position and both perft suites.
+fn start_fens() -> Vec<String> {
+    let mut fens = vec![STARTPOS_FEN.to_string()];
+    for name in ["perft_standard.epd", "perft_chess960.epd"] {
+        let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            fens.push(line.split(';').next().unwrap_or("").trim().to_string());
+        }
+    }
+    fens
+}
+
+/// Every position of `GAMES` seeded random games of up to `PLIES` plies.
+fn random_positions(seed: u64) -> Vec<Position> {
+    let fens = start_fens();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..GAMES {
+        let fen = &fens[rng.below(fens.len())];
+        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for _ in 0..PLIES {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        out.len() > GAMES * PLIES / 2,
+        "walks too short: {}",
+        out.len()
+    );
+    out
+}
+
+fn sorted(moves: &[Move]) -> Vec<u16> {
+    let mut bits: Vec<u16> = moves.iter().map(|m| m.bits()).collect();
+    bits.sort_unstable();
+    bits
+}
+
+#[test]
+fn fen_print_parse_round_trip() {
+    for pos in random_positions(1) {
+        for shredder in [false, true] {
+            let fen = pos.fen(shredder);
+            let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(back.fen(shredder), fen);
+            assert_eq!(back.fen(!shredder), pos.fen(!shredder), "{fen}");
+            assert_eq!(back.key(), pos.key(), "key after parsing {fen}");
+            assert_eq!(back.checkers(), pos.checkers(), "{fen}");
+            assert_eq!(back.pinned(), pos.pinned(), "{fen}");
+            assert_eq!(
+                sorted(&back.legal_moves()),
+                sorted(&pos.legal_moves()),
+                "{fen}"
+            );
+        }
+        assert_eq!(pos.to_string(), pos.fen(false));
+    }
+}
+
+#[test]
+fn play_leaves_the_original_untouched_and_keys_incremental() {
+    for pos in random_positions(2) {
+        let (before, fen) = (pos, pos.fen(true));
+        assert_eq!(pos.key(), pos.compute_key(), "{fen}");
+        for &mv in pos.legal_moves().iter() {
+            let next = pos.play(mv);
+            assert_eq!(next.key(), next.compute_key(), "{fen} then {mv}");
+            assert_eq!(next.side_to_move(), !pos.side_to_move());
+            assert_ne!(
+                next.key(),
+                pos.key(),
+                "{fen} then {mv}: the key did not change"
+            );
+        }
+        // "Unmake" in copy-make is keeping the parent: it must be exactly as it was.
+        assert_eq!(pos, before);
+        assert_eq!((pos.fen(true), pos.key()), (fen.clone(), before.key()));
+        if !pos.in_check() && pos.ep_square().is_none() {
+            let back = pos.play_null().play_null();
+            assert_eq!(back.key(), pos.key(), "two null moves from {fen}");
+        }
+    }
+}
+
+#[test]
+fn generated_moves_are_exactly_the_legal_pseudo_legal_moves() {
+    let mut compared = 0;
+    for pos in random_positions(3) {
+        let fen = pos.fen(true);
+        let us = pos.side_to_move();
+        let king = pos.king(us);
+        let checkers = slow_attackers(&pos, king, !us, pos.occupied());
+        assert_eq!(pos.checkers(), checkers, "checkers in {fen}");
+        let generated = pos.legal_moves();
+        for &mv in generated.iter() {
+            let next = pos.play(mv);
+            let attacked = next.is_attacked(next.king(us), !us, next.occupied());
+            assert!(
+                !attacked,
+                "{fen}: {mv} leaves the king attacked (is_attacked)"
+            );
+            assert!(
+                slow_is_legal(&pos, mv),
+                "{fen}: {mv} is illegal (slow check)"
+            );
+        }
+        let expected: Vec<Move> = pseudo_legal_moves(&pos)
+            .into_iter()
+            .filter(|&mv| slow_is_legal(&pos, mv))
+            .collect();
+        assert_eq!(sorted(&generated), sorted(&expected), "{fen}");
+        assert_eq!(pos.count_moves(), expected.len(), "{fen}");
+        compared += 1;
+    }
+    assert!(compared > 10_000, "only {compared} positions");
+}
+
+#[test]
+fn en_passant_square_is_kept_exactly_when_a_capture_is_legal() {
+    let mut double_pushes = 0;
+    let mut kept = 0;
+    for pos in random_positions(4) {
+        for &mv in pos.legal_moves().iter() {
+            let (from, to) = (mv.from().index(), mv.to().index());
+            if pos.piece_on(mv.from()) != Some(Piece::Pawn) || from.abs_diff(to) != 16 {
+                continue;
+            }
+            let next = pos.play(mv);
+            let passed = Square::from_index((from + to) / 2).expect("between two squares");
+            // The same position with the en-passant square written in, which the
+            // FEN parser accepts whether or not a capture is legal.
+            let mut fields: Vec<String> = next.fen(true).split(' ').map(String::from).collect();
+            fields[3] = passed.to_string();
+            let with_ep = Position::from_fen(&fields.join(" ")).expect("a valid FEN");
+            let legal_capture = pseudo_legal_moves(&with_ep)
+                .into_iter()
+                .any(|m| m.kind() == MoveKind::EnPassant && slow_is_legal(&with_ep, m));
+            let fen = pos.fen(true);
+            assert_eq!(
+                next.ep_square(),
+                legal_capture.then_some(passed),
+                "{fen} then {mv}"
+            );
+            double_pushes += 1;
+            kept += usize::from(legal_capture);
+        }
+    }
+    assert!(
+        double_pushes > 1_000 && kept > 10,
+        "{double_pushes} pushes, {kept} kept"
+    );
+}
+
+#[test]
+fn reference_attacks_agree_with_is_attacked() {
+    for pos in random_positions(5).into_iter().step_by(7) {
+        let occ = pos.occupied();
+        for sq in (0..64).filter_map(Square::from_index) {
+            for by in [movegen::Color::White, movegen::Color::Black] {
+                let fast = pos.is_attacked(sq, by, occ);
+                assert_eq!(
+                    fast,
+                    slow_attacked(&pos, sq, by, occ),
+                    "{} {sq} {by:?}",
+                    pos
+                );
+            }
+        }
+    }
+}
