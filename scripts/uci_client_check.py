@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""A real UCI client (python-chess) drives the engine: self-play games with a
+clock, and an infinite analysis stopped from outside.
+
+Usage: scripts/uci_client_check.py ENGINE_PATH [--games N]
+Exits non-zero on any protocol error, illegal move, or time loss.
+"""
+import argparse
+import sys
+import time
+
+import chess
+import chess.engine
+
+
+def play_game(engine, base, inc, max_plies):
+    board = chess.Board()
+    clocks = {chess.WHITE: base, chess.BLACK: base}
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        limit = chess.engine.Limit(
+            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+            white_inc=inc, black_inc=inc)
+        start = time.monotonic()
+        result = engine.play(board, limit)
+        spent = time.monotonic() - start
+        side = board.turn
+        clocks[side] -= spent
+        if clocks[side] < 0:
+            raise RuntimeError(f"time loss at ply {board.ply()}: {board.fen()}")
+        clocks[side] += inc
+        # python-chess rejects an illegal bestmove itself; check anyway.
+        if result.move not in board.legal_moves:
+            raise RuntimeError(f"illegal move {result.move} in {board.fen()}")
+        board.push(result.move)
+    return board
+
+
+def analyse(engine):
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    with engine.analysis(board) as analysis:
+        time.sleep(0.5)
+        analysis.stop()
+        best = analysis.wait()
+        infos = len(analysis.multipv)
+    if best.move is None or best.move not in board.legal_moves:
+        raise RuntimeError(f"analysis gave no legal move: {best}")
+    return infos
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("engine")
+    parser.add_argument("--games", type=int, default=2)
+    args = parser.parse_args()
+    passed = failed = 0
+    with chess.engine.SimpleEngine.popen_uci(args.engine, timeout=30) as engine:
+        checks = [("analysis", lambda: f"{analyse(engine)} info lines")]
+        for g in range(args.games):
+            checks.append((f"game {g + 1}",
+                           lambda: play_game(engine, 5.0, 0.05, 120).result(claim_draw=True)))
+        for name, check in checks:
+            try:
+                print(f"{name}: ok ({check()})")
+                passed += 1
+            except Exception as exc:  # report every failure, then fail
+                print(f"{name}: FAILED: {exc}")
+                failed += 1
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
