@@ -27,7 +27,7 @@ const fn build_keys() -> Keys {
         ep_file: [0; 8],
         black_to_move: 0,
     };
-    let mut state = 0x5EED_0F_C0FFEE_u64;
+    let mut state = 0x5EED_0FC0_FFEE_u64;
     let mut c = 0;
     while c < 2 {
         let mut p = 0;

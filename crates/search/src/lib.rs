@@ -5,10 +5,27 @@
 //! completed depth through a callback and returns the best move.
 #![deny(missing_docs)]
 
-use movegen::{Move, Position};
+mod bench;
+mod eval;
+mod ordering;
+mod root;
+mod search;
+mod time;
+mod tt;
+
+pub use bench::{bench, BENCH_DEPTH};
+pub use eval::evaluate;
+
+use movegen::{Move, MoveList, Position};
+use ordering::{History, Killers};
+use search::{Search, MATE, MATE_BOUND, MAX_PLY};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tt::Table;
+
+/// Deepest nominal depth a search iterates to.
+pub const MAX_DEPTH: u32 = 100;
 
 /// What a `go` command asks for, in our own types (no parser types).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,26 +107,39 @@ pub struct SearchResult {
 
 /// A searcher and its transposition table, kept between searches.
 pub struct Searcher {
-    hash_mb: usize,
+    tt: Table,
+    killers: Box<Killers>,
+    history: Box<History>,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
 }
 
 impl Searcher {
     /// A searcher with a transposition table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { hash_mb }
+        Searcher {
+            tt: Table::new(hash_mb),
+            killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: Box::new([[Move::NULL; MAX_PLY]; MAX_PLY]),
+        }
     }
 
-    /// Resizes (and clears) the transposition table.
+    /// Resizes (and clears) the transposition table; allocates now.
     pub fn resize_hash(&mut self, hash_mb: usize) {
-        self.hash_mb = hash_mb;
+        self.tt = Table::new(hash_mb);
     }
 
     /// Forgets everything learnt (new game or `Clear Hash`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        *self.killers = [[Move::NULL; 2]; MAX_PLY];
+        *self.history = [[[0; 64]; 64]; 2];
+    }
 
     /// Searches `root`. `history` holds the zobrist keys of the positions before
     /// `root` in the game, oldest first, for repetition detection. `report` is
-    /// called after each completed depth.
+    /// called after each completed depth. Returns no move only when there is no
+    /// legal move.
     pub fn search(
         &mut self,
         root: &Position,
@@ -118,31 +148,112 @@ impl Searcher {
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let _ = (history, limits, control, self.hash_mb);
-        let moves = root.legal_moves();
-        let best = moves.first().copied();
-        if let Some(mv) = best {
-            report(&SearchInfo {
-                depth: 1,
-                seldepth: 1,
-                score: Score::Cp(0),
-                nodes: moves.len() as u64,
-                time: Duration::ZERO,
-                hashfull: 0,
-                pv: vec![mv],
-            });
+        let start = Instant::now();
+        let mut root_moves = root.legal_moves();
+        if !limits.searchmoves.is_empty() {
+            let all = root_moves.clone();
+            root_moves.clear();
+            for mv in all.iter().filter(|m| limits.searchmoves.contains(m)) {
+                root_moves.push(*mv);
+            }
         }
-        SearchResult { best, ponder: None }
+        let Some(&first) = root_moves.first() else {
+            return SearchResult {
+                best: None,
+                ponder: None,
+            };
+        };
+        self.tt.new_search();
+        for k in self.killers.iter_mut() {
+            *k = [Move::NULL; 2];
+        }
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        let mut s = Search {
+            tt: &mut self.tt,
+            killers: &mut self.killers,
+            history: &mut self.history,
+            pv: &mut self.pv,
+            pv_len: [0; MAX_PLY],
+            keys,
+            null_floor: 0,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            control,
+            start,
+            deadlines: time::deadlines(limits, root.side_to_move()),
+            node_limit: limits.nodes,
+        };
+        let mut result = SearchResult {
+            best: Some(first),
+            ponder: None,
+        };
+        deepen(&mut s, root, &mut root_moves, limits, &mut result, report);
+        result
     }
 }
 
-/// The depth `bench` searches to when none is given.
-pub const BENCH_DEPTH: u32 = 5;
+/// Iterative deepening over the root moves; fills `result` after each depth.
+fn deepen(
+    s: &mut Search,
+    root: &Position,
+    root_moves: &mut MoveList,
+    limits: &Limits,
+    result: &mut SearchResult,
+    report: &mut dyn FnMut(&SearchInfo),
+) {
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let timed = s.deadlines.soft.is_some();
+    for depth in 1..=max_depth {
+        let (score, best) = root::search_root(s, root, root_moves, depth as i32);
+        if s.stopped && depth > 1 {
+            // An unfinished iteration only counts if its first (best) move was searched.
+            if let Some(mv) = best.filter(|&m| m == root_moves[0]) {
+                result.best = Some(mv);
+            }
+            break;
+        }
+        if let Some(mv) = best {
+            result.best = Some(mv);
+            result.ponder = (s.pv_len[0] > 1).then(|| s.pv[0][1]);
+        }
+        let info = SearchInfo {
+            depth,
+            seldepth: s.seldepth as u32,
+            score: to_score(score),
+            nodes: s.nodes,
+            time: s.start.elapsed(),
+            hashfull: s.tt.hashfull(),
+            pv: s.pv[0][..s.pv_len[0]].to_vec(),
+        };
+        report(&info);
+        if s.stopped {
+            break;
+        }
+        let pondering = s.control.pondering.load(Ordering::Relaxed);
+        if let (Some(mate), Score::Mate(n)) = (limits.mate, info.score) {
+            if n > 0 && n as u32 <= mate {
+                break;
+            }
+        }
+        let out_of_time = s
+            .deadlines
+            .soft
+            .is_some_and(|soft| s.start.elapsed() >= soft);
+        if !pondering && (out_of_time || (timed && root_moves.len() == 1)) {
+            break;
+        }
+    }
+}
 
-/// Runs the fixed benchmark (a set of positions to a fixed depth); returns the
-/// total node count, which is deterministic, and the time taken.
-pub fn bench(depth: u32) -> (u64, Duration) {
-    let start = std::time::Instant::now();
-    let nodes = movegen::perft(&Position::startpos(), depth.min(5));
-    (nodes, start.elapsed())
+/// A score as the protocol reports it.
+fn to_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Cp(score)
+    }
 }

@@ -1,0 +1,97 @@
+//! Turning `go` limits into a soft and a hard deadline.
+//!
+//! The soft deadline is checked between iterations (no new depth is started
+//! after it); the hard one is checked inside the search every few thousand
+//! nodes. Both are measured from the start of the search; after `ponderhit`
+//! they apply from that same start, so a long ponder is followed by a quick
+//! move played from what pondering found.
+
+use crate::Limits;
+use movegen::Color;
+use std::time::Duration;
+
+/// Deadlines for one search; `None` means no time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadlines {
+    /// Do not start another iteration after this.
+    pub soft: Option<Duration>,
+    /// Abort the search at this.
+    pub hard: Option<Duration>,
+}
+
+/// The deadlines for `side` to move under `limits`.
+pub fn deadlines(limits: &Limits, side: Color) -> Deadlines {
+    let overhead = limits.move_overhead;
+    if let Some(movetime) = limits.movetime {
+        let t = movetime
+            .saturating_sub(overhead)
+            .max(Duration::from_millis(1));
+        return Deadlines {
+            soft: Some(t),
+            hard: Some(t),
+        };
+    }
+    let Some(left) = limits.time[side.index()] else {
+        return Deadlines {
+            soft: None,
+            hard: None,
+        };
+    };
+    let inc = limits.inc[side.index()].unwrap_or(Duration::ZERO);
+    // Never plan to use more than the clock minus the overhead.
+    let usable = left.saturating_sub(overhead);
+    let moves = limits.movestogo.unwrap_or(30).clamp(1, 40);
+    let base = usable / (moves + 2) + inc * 3 / 4;
+    let cap = usable * 3 / 5;
+    let soft = base.min(cap);
+    let hard = (soft * 4).min(usable * 4 / 5);
+    let floor = Duration::from_millis(1);
+    Deadlines {
+        soft: Some(soft.max(floor)),
+        hard: Some(hard.max(floor)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_is_exact_less_overhead() {
+        let limits = Limits {
+            movetime: Some(ms(1000)),
+            move_overhead: ms(30),
+            ..Limits::default()
+        };
+        let d = deadlines(&limits, Color::White);
+        assert_eq!((d.soft, d.hard), (Some(ms(970)), Some(ms(970))));
+    }
+
+    #[test]
+    fn clock_budget_stays_well_inside_the_clock() {
+        for left in [10, 100, 1000, 60_000] {
+            for inc in [0, 10, 1000] {
+                let limits = Limits {
+                    time: [Some(ms(left)), Some(ms(1))],
+                    inc: [Some(ms(inc)), None],
+                    move_overhead: ms(30),
+                    ..Limits::default()
+                };
+                let d = deadlines(&limits, Color::White);
+                let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
+                assert!(soft <= hard);
+                assert!(hard <= ms(left).max(ms(1)), "{left} {inc}: {hard:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_clock_means_no_deadline() {
+        let d = deadlines(&Limits::default(), Color::Black);
+        assert_eq!((d.soft, d.hard), (None, None));
+    }
+}

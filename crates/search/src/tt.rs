@@ -1,0 +1,150 @@
+//! The transposition table: one entry per slot, indexed by the zobrist key.
+
+use movegen::Move;
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least this (a beta cutoff).
+    Lower,
+    /// At most this (no move raised alpha).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    key: u64,
+    /// Best or refuting move (`Move::NULL` if none).
+    pub mv: Move,
+    /// Score, with mate scores relative to this node.
+    pub score: i16,
+    /// Remaining depth the score was searched to.
+    pub depth: u8,
+    /// What the score means.
+    pub bound: Bound,
+    generation: u8,
+}
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    mv: Move::NULL,
+    score: 0,
+    depth: 0,
+    bound: Bound::Upper,
+    generation: 0,
+};
+
+/// A fixed-size table; sized once, never allocated during a search.
+pub struct Table {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (at least one entry).
+    pub fn new(mb: usize) -> Table {
+        let wanted = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let mut entries = Vec::new();
+        // A size the machine cannot give is halved until it can, rather than aborting.
+        let mut n = wanted;
+        while n > 1 && entries.try_reserve_exact(n).is_err() {
+            n /= 2;
+        }
+        if n < wanted {
+            log::warn!("hash: could not allocate {mb} MiB; using {} entries", n);
+        }
+        entries.resize(n.max(1), EMPTY);
+        Table {
+            entries,
+            generation: 0,
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(EMPTY);
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search, so old entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any table size without a modulo.
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    /// The entry for `key`, if stored.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.entries[self.slot(key)];
+        (e.key == key && key != 0).then_some(e)
+    }
+
+    /// Stores a result, keeping a deeper entry of the same search for another key.
+    pub fn store(&mut self, key: u64, mv: Move, score: i32, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let old = self.entries[slot];
+        let replace = old.key == key
+            || old.generation != self.generation
+            || depth as u8 >= old.depth
+            || bound == Bound::Exact;
+        if !replace {
+            return;
+        }
+        // Keep the old move when the new result has none for the same position.
+        let mv = if mv == Move::NULL && old.key == key {
+            old.mv
+        } else {
+            mv
+        };
+        self.entries[slot] = Entry {
+            key,
+            mv,
+            score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            generation: self.generation,
+        };
+    }
+
+    /// Permille of the first thousand slots used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| e.key != 0 && e.generation == self.generation)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let mut t = Table::new(1);
+        assert!(t.probe(42).is_none());
+        let mv = Move::from_bits(0x1234);
+        t.store(42, mv, -150, 5, Bound::Lower);
+        let e = t.probe(42).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (mv, -150, 5, Bound::Lower)
+        );
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn sizes_follow_the_option() {
+        assert_eq!(Table::new(1).entries.len(), (1 << 20) / 16);
+        assert_eq!(Table::new(4).entries.len(), (4 << 20) / 16);
+    }
+}
