@@ -3,7 +3,7 @@
 //! is within a node budget, so `cargo test` stays quick; the `#[ignore]`d tests
 //! run every depth (`cargo test --release -- --ignored`).
 
-use movegen::{perft, Position};
+use movegen::{perft, perft_with, PerftHash, Position};
 
 /// One EPD line: the FEN and its `(depth, nodes)` counts.
 struct Entry {
@@ -39,12 +39,17 @@ fn load(name: &str) -> Vec<Entry> {
 
 /// Checks every count of every entry at most `budget` nodes; returns how many.
 fn run_suite(name: &str, budget: u64) -> usize {
+    run_suite_with(name, budget, |pos, depth| perft(pos, depth))
+}
+
+/// As [`run_suite`], counting with `count`.
+fn run_suite_with(name: &str, budget: u64, count: impl Fn(&Position, u32) -> u64) -> usize {
     let mut checked = 0;
     for e in load(name) {
         let pos = Position::from_fen(&e.fen)
             .unwrap_or_else(|err| panic!("{name}:{} {}: {err}", e.line, e.fen));
         for &(depth, want) in e.counts.iter().filter(|c| c.1 <= budget) {
-            let got = perft(&pos, depth);
+            let got = count(&pos, depth);
             assert_eq!(got, want, "{name}:{} {} depth {depth}", e.line, e.fen);
             checked += 1;
         }
@@ -57,6 +62,26 @@ fn standard_suite_up_to_two_million_nodes() {
     let checked = run_suite("perft_standard.epd", 2_000_000);
     // 132 positions, and each has several shallow depths under the budget.
     assert!(checked > 500, "only {checked} counts checked");
+}
+
+#[test]
+fn standard_suite_hashed_on_two_threads() {
+    // One small table shared by every position and depth: entries from other
+    // positions must never be mistaken for this one's.
+    let hash = PerftHash::new(4);
+    let checked = run_suite_with("perft_standard.epd", 2_000_000, |pos, depth| {
+        perft_with(pos, depth, 2, Some(&hash))
+    });
+    assert!(checked > 500, "only {checked} counts checked");
+}
+
+#[test]
+#[ignore = "deep: minutes in release mode"]
+fn standard_suite_every_depth_hashed() {
+    let hash = PerftHash::new(256);
+    run_suite_with("perft_standard.epd", u64::MAX, |pos, depth| {
+        perft_with(pos, depth, 2, Some(&hash))
+    });
 }
 
 #[test]

@@ -32,6 +32,12 @@ enum Cmd {
         /// Castling in king-takes-rook notation (Chess960).
         #[arg(long)]
         chess960: bool,
+        /// Threads to split the root moves over.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// MiB of cached subtree counts (0: no hashing).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=65536))]
+        hash: u32,
     },
     /// List the legal moves of a position in UCI notation, one per line.
     Moves {
@@ -54,18 +60,28 @@ fn parse_fen(fen: &str) -> Result<Position, String> {
     Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))
 }
 
-fn perft(depth: u32, fen: &str, divide: bool, chess960: bool) -> Result<(), String> {
+/// What `engine perft` was asked to do.
+struct PerftArgs {
+    depth: u32,
+    divide: bool,
+    chess960: bool,
+    threads: usize,
+    hash_mb: usize,
+}
+
+fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let pos = parse_fen(fen)?;
+    let hash = (args.hash_mb > 0).then(|| movegen::PerftHash::new(args.hash_mb));
     let start = Instant::now();
-    let nodes = if divide {
-        let div = movegen::divide(&pos, depth);
+    let nodes = if args.divide {
+        let div = movegen::divide_with(&pos, args.depth, args.threads, hash.as_ref());
         for (mv, n) in &div {
-            println!("{}: {n}", mv.to_uci(chess960));
+            println!("{}: {n}", mv.to_uci(args.chess960));
         }
         println!();
         div.iter().map(|d| d.1).sum()
     } else {
-        movegen::perft(&pos, depth)
+        movegen::perft_with(&pos, args.depth, args.threads, hash.as_ref())
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
@@ -103,7 +119,18 @@ fn main() -> ExitCode {
             fen,
             divide,
             chess960,
-        }) => perft(depth, &fen, divide, chess960),
+            threads,
+            hash,
+        }) => perft(
+            &fen,
+            PerftArgs {
+                depth,
+                divide,
+                chess960,
+                threads: threads as usize,
+                hash_mb: hash as usize,
+            },
+        ),
         Some(Cmd::Moves { fen, chess960 }) => moves(&fen, chess960),
         Some(Cmd::Bench { depth }) => {
             bench(depth);

@@ -187,6 +187,7 @@ impl Engine {
                 pos: self.position,
                 depth,
                 threads: self.options.threads,
+                hash_mb: self.options.perft_hash_mb,
                 chess960,
             };
             return self.worker.run(job, false);

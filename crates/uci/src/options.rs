@@ -18,6 +18,8 @@ pub struct Options {
     pub hash_mb: usize,
     /// `Threads` (used by `go perft`; the search runs on one thread).
     pub threads: usize,
+    /// `Perft Hash`, MiB of subtree counts for `go perft` (0: off).
+    pub perft_hash_mb: usize,
     /// `Move Overhead`, ms.
     pub move_overhead_ms: u64,
     /// `UCI_Chess960`.
@@ -31,6 +33,7 @@ impl Default for Options {
         Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            perft_hash_mb: 0,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             chess960: false,
             ponder: false,
@@ -67,6 +70,7 @@ pub fn option_lines() -> Vec<String> {
             name: "Clear Hash".to_string(),
         },
         spin("Threads", 1, 1, MAX_THREADS),
+        spin("Perft Hash", 0, 0, MAX_HASH_MB),
         spin("Move Overhead", DEFAULT_MOVE_OVERHEAD_MS as i64, 0, 5000),
         check("Ponder"),
         check("UCI_Chess960"),
@@ -138,6 +142,10 @@ impl Options {
             "clear hash" => Ok(OptionChange::ClearHash),
             "threads" => {
                 self.threads = spin("Threads", need()?, 1, MAX_THREADS, notes)? as usize;
+                Ok(OptionChange::Plain)
+            }
+            "perft hash" => {
+                self.perft_hash_mb = spin("Perft Hash", need()?, 0, MAX_HASH_MB, notes)? as usize;
                 Ok(OptionChange::Plain)
             }
             "move overhead" => {

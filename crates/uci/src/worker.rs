@@ -35,6 +35,8 @@ pub enum Job {
         depth: u32,
         /// Threads to use.
         threads: usize,
+        /// Perft hash table size in MiB (0: none).
+        hash_mb: usize,
         /// Castling notation.
         chess960: bool,
     },
@@ -136,8 +138,9 @@ fn worker_loop(
                 pos,
                 depth,
                 threads,
+                hash_mb,
                 chess960,
-            } => run_perft(&pos, depth, threads, chess960, &out),
+            } => run_perft(&pos, depth, (threads, hash_mb), chess960, &out),
             Job::Resize(mb, ack) => {
                 searcher.resize_hash(mb);
                 let _ = ack.send(());
@@ -215,10 +218,16 @@ pub fn info_line(info: &SearchInfo, chess960: bool) -> String {
     .to_string()
 }
 
-fn run_perft(pos: &Position, depth: u32, threads: usize, chess960: bool, out: &Output) {
+fn run_perft(
+    pos: &Position,
+    depth: u32,
+    (threads, hash_mb): (usize, usize),
+    chess960: bool,
+    out: &Output,
+) {
     let start = Instant::now();
-    let div: Vec<(Move, u64)> = movegen::divide(pos, depth);
-    let _ = threads;
+    let hash = (hash_mb > 0).then(|| movegen::PerftHash::new(hash_mb));
+    let div: Vec<(Move, u64)> = movegen::divide_with(pos, depth, threads, hash.as_ref());
     let mut total = 0;
     for (mv, n) in &div {
         out.line(&format!("{}: {n}", mv.to_uci(chess960)));
