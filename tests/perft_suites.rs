@@ -39,7 +39,7 @@ fn load(name: &str) -> Vec<Entry> {
 
 /// Checks every count of every entry at most `budget` nodes; returns how many.
 fn run_suite(name: &str, budget: u64) -> usize {
-    run_suite_with(name, budget, |pos, depth| perft(pos, depth))
+    run_suite_with(name, budget, perft)
 }
 
 /// As [`run_suite`], counting with `count`.
