@@ -7,12 +7,14 @@
 use movegen::{Color, Piece, Position, Square};
 
 /// Material in centipawns, middlegame and endgame, by piece kind.
+/// Round numbers of our own: minors a little weaker and rooks a little
+/// stronger once the board empties; pawns gain value in the endgame.
 const MATERIAL: [(i32, i32); 6] = [
-    (82, 94),
-    (337, 281),
-    (365, 297),
-    (477, 512),
-    (1025, 936),
+    (100, 120),
+    (325, 305),
+    (335, 325),
+    (490, 540),
+    (980, 970),
     (0, 0),
 ];
 
