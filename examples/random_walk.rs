@@ -115,10 +115,16 @@ fn walk(
     opts: &Options,
     budget: u64,
 ) -> Result<u64, Box<dyn std::error::Error>> {
-    let (start, chess960) = &opts.sources[index % opts.sources.len()];
+    let mut rng = Rng::new(opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
+    // Game 0 starts from the start position; the others from a random source.
+    let source = if index == 0 {
+        0
+    } else {
+        rng.below(opts.sources.len())
+    };
+    let (start, chess960) = &opts.sources[source];
     let chess960 = *chess960;
     let mut pos = Position::from_fen(start).map_err(|e| format!("{start}: {e}"))?;
-    let mut rng = Rng::new(opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
     writeln!(
         out,
         "game {index} {} {start}",
