@@ -23,6 +23,8 @@ pub enum FenError {
     KingCount(Color, u32),
     /// A pawn on the first or last rank.
     PawnOnBackRank(Square),
+    /// A colour with more than 16 pieces (the count found).
+    TooManyPieces(Color, u32),
     /// The side to move is not `w` or `b`.
     SideToMove,
     /// A castling field character that is not `KQkq`, a file letter or a lone `-`.
@@ -58,6 +60,12 @@ impl fmt::Display for FenError {
                 write!(f, "piece placement: {c:?} has {n} kings, expected 1")
             }
             FenError::PawnOnBackRank(sq) => write!(f, "piece placement: pawn on {sq}"),
+            FenError::TooManyPieces(c, n) => {
+                write!(
+                    f,
+                    "piece placement: {c:?} has {n} pieces, at most 16 are possible"
+                )
+            }
             FenError::SideToMove => f.write_str("side to move: expected 'w' or 'b'"),
             FenError::CastlingChar(c) => write!(f, "castling: bad character {c:?}"),
             FenError::CastlingRepeated(c) => write!(f, "castling: right {c:?} given twice"),
@@ -227,6 +235,14 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
         let kings = pos.pieces_of(color, Piece::King).len();
         if kings != 1 {
             return Err(FenError::KingCount(color, kings));
+        }
+    }
+    // Sixteen pieces a side also bounds the move count (15 queens and a king
+    // have at most 413 moves) below the move list's capacity.
+    for color in Color::ALL {
+        let n = pos.colored(color).len();
+        if n > 16 {
+            return Err(FenError::TooManyPieces(color, n));
         }
     }
     let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);

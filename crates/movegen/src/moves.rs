@@ -244,8 +244,10 @@ impl Iterator for PieceMovesIter {
     }
 }
 
-/// The most legal moves any chess position has is 218.
-pub const MAX_MOVES: usize = 256;
+/// Capacity of a [`MoveList`]. Reachable positions have at most 218 legal
+/// moves; the FEN parser allows at most 16 pieces a side, and 15 queens and a
+/// king have at most 15 * 27 + 8 = 413, so no position we accept overflows it.
+pub const MAX_MOVES: usize = 416;
 
 /// A fixed-capacity list of moves: no allocation.
 #[derive(Clone)]

@@ -63,6 +63,10 @@ fn rejects_each_malformed_field() {
         ("3kk3/8/8/8/8/8/8/4K3 w - - 0 1", KingCount(Color::Black, 2)),
         ("4k3/8/8/8/8/8/8/4K2P w - - 0 1", PawnOnBackRank(sq("h1"))),
         ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", PawnOnBackRank(sq("a8"))),
+        (
+            "QQQQkQQQ/QQQQQQQQ/QQ6/8/8/8/8/4K3 w - - 0 1",
+            TooManyPieces(Color::White, 18),
+        ),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", SideToMove),
         ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", SideToMove),
         ("4k3/8/8/8/8/8/8/4K3 white - - 0 1", SideToMove),
@@ -103,6 +107,20 @@ fn rejects_each_malformed_field() {
         // Every error explains itself in words.
         assert!(want.to_string().len() > 10);
     }
+}
+
+#[test]
+fn crowded_boards_fit_the_move_list() {
+    // Fifteen queens and a king: the most pieces a side may have.
+    let fen = "k7/pp6/8/8/8/QQQQQ3/QQQQQ3/QQQQQ2K w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    assert_eq!(pos.legal_moves().len(), 75);
+    // 250 legal moves, but 27 white pieces: rejected before it can overflow.
+    let crowded = "r1r1r1rk/QPQPQPnn/Q4QQQ/Q2Q3Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1";
+    assert_eq!(
+        Position::from_fen(crowded),
+        Err(FenError::TooManyPieces(Color::White, 27))
+    );
 }
 
 #[test]
