@@ -41,10 +41,15 @@ pub fn deadlines(limits: &Limits, side: Color) -> Deadlines {
     // Never plan to use more than the clock minus the overhead.
     let usable = left.saturating_sub(overhead);
     let moves = limits.movestogo.unwrap_or(30).clamp(1, 40);
-    let base = usable / (moves + 2) + inc * 3 / 4;
-    let cap = usable * 3 / 5;
-    let soft = base.min(cap);
-    let hard = (soft * 4).min(usable * 4 / 5);
+    // The time we aim to spend on this move.
+    let target = (usable / (moves + 2) + inc * 3 / 4).min(usable / 3);
+    // An iteration takes about as long as all before it, so one started after
+    // half the target would end near twice the target.
+    let soft = target / 2;
+    // Spending at most a quarter of the clock plus the increment per move
+    // shrinks the clock geometrically, so even a string of aborted searches
+    // never runs it out.
+    let hard = (target * 2).min(usable / 4 + inc).min(usable * 4 / 5);
     let floor = Duration::from_millis(1);
     Deadlines {
         soft: Some(soft.max(floor)),
@@ -69,6 +74,27 @@ mod tests {
         };
         let d = deadlines(&limits, Color::White);
         assert_eq!((d.soft, d.hard), (Some(ms(970)), Some(ms(970))));
+    }
+
+    #[test]
+    fn always_aborting_at_the_hard_deadline_never_flags() {
+        for inc in [20, 50, 1000] {
+            let mut left = ms(2000);
+            for _ in 0..500 {
+                let limits = Limits {
+                    time: [Some(left), Some(left)],
+                    inc: [Some(ms(inc)), Some(ms(inc))],
+                    move_overhead: ms(30),
+                    ..Limits::default()
+                };
+                let hard = deadlines(&limits, Color::White).hard.unwrap();
+                assert!(
+                    hard + ms(30) <= left.max(ms(31)),
+                    "{inc}: {hard:?} of {left:?}"
+                );
+                left = left.saturating_sub(hard) + ms(inc);
+            }
+        }
     }
 
     #[test]
