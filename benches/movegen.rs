@@ -16,7 +16,9 @@ const FENS: [&str; 8] = [
 ];
 
 fn positions() -> Vec<Position> {
-    FENS.iter().map(|f| Position::from_fen(f).unwrap()).collect()
+    FENS.iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect()
 }
 
 fn bench_generation(c: &mut Criterion) {
@@ -33,7 +35,12 @@ fn bench_generation(c: &mut Criterion) {
         })
     });
     group.bench_function("count_moves", |b| {
-        b.iter(|| positions.iter().map(|p| black_box(p).count_moves()).sum::<usize>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).count_moves())
+                .sum::<usize>()
+        })
     });
     group.bench_function("play_every_move", |b| {
         b.iter(|| {

@@ -41,7 +41,10 @@ pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use movegen::MoveError;
 pub use moves::{Move, MoveKind, MoveList, PieceMoves, UciMove, MAX_MOVES};
-pub use perft::{divide, divide_with, perft, perft_hashed, perft_with, PerftHash};
+pub use perft::{
+    divide, divide_parallel, divide_with, perft, perft_hashed, perft_parallel, perft_with,
+    PerftHash,
+};
 pub use piece::{Color, Piece};
 pub use position::{CastleSide, Position, STARTPOS_FEN};
 pub use square::{File, Rank, Square};

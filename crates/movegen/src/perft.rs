@@ -148,6 +148,16 @@ pub fn perft_with(pos: &Position, depth: u32, threads: usize, hash: Option<&Perf
         .sum()
 }
 
+/// Perft split over `threads` threads, no hashing; same counts as [`perft`].
+pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
+    perft_with(pos, depth, threads, None)
+}
+
+/// Divide split over `threads` threads, no hashing; same counts as [`divide`].
+pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_with(pos, depth, threads, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +168,8 @@ mod tests {
     fn startpos_shallow() {
         let pos = Position::startpos();
         let counts: Vec<u64> = (0..=4).map(|d| perft(&pos, d)).collect();
+        assert_eq!(perft_parallel(&pos, 4, 2), counts[4]);
+        assert_eq!(divide_parallel(&pos, 3, 2), divide(&pos, 3));
         assert_eq!(counts, [1, 20, 400, 8902, 197_281]);
     }
 
