@@ -132,7 +132,8 @@ mod tests {
             Command::Position(vec!["startpos".into(), "moves".into(), "e2e4".into()])
         );
         assert!(matches!(parse_line("xboard"), Command::Invalid(m) if m.contains("xboard")));
-        assert!(matches!(parse_line("isready now"), Command::Invalid(_)));
+        // vampirc-uci reads the command word and ignores trailing words, as Stockfish does.
+        assert_eq!(parse_line("isready now"), Command::IsReady);
         assert!(matches!(parse_line("debug maybe"), Command::Invalid(_)));
     }
 
