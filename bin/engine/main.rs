@@ -98,12 +98,6 @@ fn moves(fen: &str, chess960: bool) -> Result<(), String> {
     Ok(())
 }
 
-fn bench(depth: Option<u32>) {
-    let (nodes, elapsed) = search::bench(depth.unwrap_or(search::BENCH_DEPTH));
-    let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
-    println!("{nodes} nodes {nps} nps");
-}
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -133,7 +127,7 @@ fn main() -> ExitCode {
         ),
         Some(Cmd::Moves { fen, chess960 }) => moves(&fen, chess960),
         Some(Cmd::Bench { depth }) => {
-            bench(depth);
+            println!("{}", uci::bench_line(depth));
             Ok(())
         }
     };

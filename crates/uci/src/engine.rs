@@ -10,6 +10,14 @@ use movegen::Position;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+/// Runs `search::bench` (at its default depth if `None`) and gives its
+/// summary line, `<nodes> nodes <nps> nps`.
+pub fn bench_line(depth: Option<u32>) -> String {
+    let (nodes, elapsed) = search::bench(depth.unwrap_or(search::BENCH_DEPTH));
+    let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
+    format!("{nodes} nodes {nps} nps")
+}
+
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Flow {
@@ -217,9 +225,7 @@ impl Engine {
                 .out
                 .error("bench: a search is running; send 'stop' first");
         }
-        let (nodes, elapsed) = search::bench(depth.unwrap_or(search::BENCH_DEPTH));
-        let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
-        self.out.line(&format!("{nodes} nodes {nps} nps"));
+        self.out.line(&bench_line(depth));
     }
 
     /// Stops any running search, for shutdown.

@@ -19,7 +19,7 @@ mod worker;
 
 pub use command::{parse_line, Command};
 pub use display::describe;
-pub use engine::{Engine, Flow};
+pub use engine::{bench_line, Engine, Flow};
 pub use go::{parse_go, GoRequest};
 pub use options::Options;
 pub use output::Output;
