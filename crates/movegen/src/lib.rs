@@ -39,8 +39,11 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::FenError;
-pub use movegen::MoveError;
-pub use moves::{Move, MoveKind, MoveList, PieceMoves, UciMove, MAX_MOVES};
+pub use movegen::{MoveError, MoveSink};
+pub use moves::{
+    Move, MoveKind, MoveList, PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter, UciMove,
+    MAX_MOVES,
+};
 pub use perft::{
     divide, divide_parallel, divide_with, perft, perft_hashed, perft_parallel, perft_with,
     PerftHash,

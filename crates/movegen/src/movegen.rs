@@ -5,10 +5,10 @@ use crate::attacks::{
     rook_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList, PieceMoves};
+use crate::moves::{Move, MoveList, PawnMoves, PieceMoves};
 use crate::piece::{Color, Piece};
 use crate::position::{right_bit, CastleSide, Position};
-use crate::square::{Rank, Square};
+use crate::square::{File, Square};
 use std::fmt;
 
 /// Why a UCI move string was not accepted.
@@ -31,16 +31,142 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// Receives the legal moves of a position as sets, from
+/// [`Position::generate`]. Each method returns `true` to stop generation.
+///
+/// The generator is generic over the sink and inlined into it, so a sink that
+/// only counts (`len`) compiles to population counts, and one that plays each
+/// move knows the moving piece without looking it up.
+pub trait MoveSink {
+    /// The moves of one piece (for pawns: a pinned pawn, or an en-passant capture).
+    fn piece(&mut self, moves: PieceMoves) -> bool;
+    /// One kind of pawn move (push, double push, capture to one side) for
+    /// all unpinned pawns at once.
+    fn pawns(&mut self, moves: PawnMoves) -> bool;
+}
+
+/// Counts moves without listing them.
+struct Counter(usize);
+
+impl MoveSink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, moves: PieceMoves) -> bool {
+        self.0 += moves.len();
+        false
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, moves: PawnMoves) -> bool {
+        self.0 += moves.len();
+        false
+    }
+}
+
+/// Hands each piece's moves to a closure; pawn sets are split per pawn.
+struct PerPiece<F>(F);
+
+impl<F: FnMut(PieceMoves) -> bool> MoveSink for PerPiece<F> {
+    #[inline(always)]
+    fn piece(&mut self, moves: PieceMoves) -> bool {
+        (self.0)(moves)
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, moves: PawnMoves) -> bool {
+        moves.to.into_iter().any(|to| {
+            (self.0)(PieceMoves {
+                piece: Piece::Pawn,
+                from: moves.from(to),
+                to: Bitboard::from_square(to),
+                special: Bitboard::EMPTY,
+            })
+        })
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, moves: PieceMoves) -> bool {
+        for mv in moves {
+            self.push(mv);
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, moves: PawnMoves) -> bool {
+        for mv in moves {
+            self.push(mv);
+        }
+        false
+    }
+}
+
+/// Files A and H, which pawn captures must not wrap around.
+const NOT_FILE_A: u64 = !Bitboard::file(File::A).0;
+const NOT_FILE_H: u64 = !Bitboard::file(File::H).0;
+
+/// Pawn geometry for one side, fixed at compile time (`WHITE` true or false).
+struct Pawns<const WHITE: bool>;
+
+impl<const WHITE: bool> Pawns<WHITE> {
+    /// Square index steps of a push and of captures towards the a- and h-file.
+    const UP: i8 = if WHITE { 8 } else { -8 };
+    const UP_WEST: i8 = if WHITE { 7 } else { -9 };
+    const UP_EAST: i8 = if WHITE { 9 } else { -7 };
+    /// The rank a single push from the starting rank lands on.
+    const THIRD_RANK: u64 = if WHITE { 0xFF << 16 } else { 0xFF << 40 };
+
+    #[inline(always)]
+    fn shift(bb: u64, delta: i8) -> u64 {
+        if delta > 0 {
+            bb << delta
+        } else {
+            bb >> -delta
+        }
+    }
+
+    #[inline(always)]
+    fn up(bb: u64) -> u64 {
+        Self::shift(bb, Self::UP)
+    }
+
+    #[inline(always)]
+    fn up_west(bb: u64) -> u64 {
+        Self::shift(bb & NOT_FILE_A, Self::UP_WEST)
+    }
+
+    #[inline(always)]
+    fn up_east(bb: u64) -> u64 {
+        Self::shift(bb & NOT_FILE_H, Self::UP_EAST)
+    }
+}
+
 impl Position {
+    /// Generates the legal moves into `sink`, king first, then knights,
+    /// bishops, rooks, queens and pawns. Returns whether the sink stopped it.
+    #[inline(always)]
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) -> bool {
+        match self.side {
+            Color::White => self.generate_for::<true, S>(sink),
+            Color::Black => self.generate_for::<false, S>(sink),
+        }
+    }
+
     /// Calls `listener` with the legal moves of each piece of the side to move,
-    /// as a source square and a target set; stops early when it returns `true`.
-    /// Returns whether it was stopped.
+    /// as a source square and a target set (pawns one at a time); stops early
+    /// when it returns `true`. Returns whether it was stopped.
     #[inline]
-    pub fn generate_moves(&self, mut listener: impl FnMut(PieceMoves) -> bool) -> bool {
-        let us = self.side;
+    pub fn generate_moves(&self, listener: impl FnMut(PieceMoves) -> bool) -> bool {
+        self.generate(&mut PerPiece(listener))
+    }
+
+    #[inline(always)]
+    fn generate_for<const WHITE: bool, S: MoveSink>(&self, sink: &mut S) -> bool {
+        let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves(king, own, &mut listener) {
+        if self.king_moves(us, king, own, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -48,18 +174,13 @@ impl Position {
             Some(_) if self.checkers.has_many() => return false,
             Some(checker) => between(king, checker) | self.checkers,
         };
-        self.piece_moves(king, own, target, &mut listener)
-            || self.pawn_moves(king, own, target, &mut listener)
+        self.piece_moves(king, own, target, sink)
+            || self.pawn_moves::<WHITE, S>(king, own, target, sink)
     }
 
     #[inline(always)]
-    fn king_moves(
-        &self,
-        king: Square,
-        own: Bitboard,
-        listener: &mut impl FnMut(PieceMoves) -> bool,
-    ) -> bool {
-        let them = !self.side;
+    fn king_moves(&self, us: Color, king: Square, own: Bitboard, sink: &mut impl MoveSink) -> bool {
+        let them = !us;
         // The king is lifted off the board so it cannot hide behind itself
         // from a slider it steps away from.
         let occ = self.occupied() ^ Bitboard::from_square(king);
@@ -69,14 +190,15 @@ impl Position {
                 to |= Bitboard::from_square(sq);
             }
         }
-        let castles = if self.rights != 0 && self.checkers.is_empty() {
-            self.castles(king)
+        let ours = right_bit(us, CastleSide::Short) | right_bit(us, CastleSide::Long);
+        let castles = if self.rights & ours != 0 && self.checkers.is_empty() {
+            self.castles(us, king)
         } else {
             Bitboard::EMPTY
         };
         let to = to | castles;
         to.nonempty()
-            && listener(PieceMoves {
+            && sink.piece(PieceMoves {
                 piece: Piece::King,
                 from: king,
                 to,
@@ -85,8 +207,8 @@ impl Position {
     }
 
     /// The rook squares the side to move may castle onto (it is not in check).
-    fn castles(&self, king: Square) -> Bitboard {
-        let us = self.side;
+    #[inline(never)]
+    fn castles(&self, us: Color, king: Square) -> Bitboard {
         let occ = self.occupied();
         let mut out = Bitboard::EMPTY;
         for side in CastleSide::ALL {
@@ -94,6 +216,11 @@ impl Position {
                 continue;
             }
             let rook = self.castle_rooks[us.index()][side.index()];
+            // Everything between king and rook must be empty in any case;
+            // in standard chess that is the whole condition.
+            if (between(king, rook) & occ).nonempty() {
+                continue;
+            }
             let (kf, rf) = side.destination_files();
             let king_to = Square::new(kf, king.rank());
             let rook_to = Square::new(rf, king.rank());
@@ -123,14 +250,14 @@ impl Position {
         king: Square,
         own: Bitboard,
         target: Bitboard,
-        listener: &mut impl FnMut(PieceMoves) -> bool,
+        sink: &mut impl MoveSink,
     ) -> bool {
         let occ = self.occupied();
         let pinned = self.pinned;
         // A pinned knight can never move.
         for from in self.pieces[Piece::Knight] & own & !pinned {
             let to = knight_attacks(from) & target;
-            if to.nonempty() && listener(simple(Piece::Knight, from, to)) {
+            if to.nonempty() && sink.piece(simple(Piece::Knight, from, to)) {
                 return true;
             }
         }
@@ -144,7 +271,7 @@ impl Position {
                 if pinned.has(from) {
                     to &= line(king, from);
                 }
-                if to.nonempty() && listener(simple(piece, from, to)) {
+                if to.nonempty() && sink.piece(simple(piece, from, to)) {
                     return true;
                 }
             }
@@ -152,52 +279,66 @@ impl Position {
         false
     }
 
+    /// Unpinned pawns setwise, then pinned pawns one by one, then en passant.
     #[inline(always)]
-    fn pawn_moves(
+    fn pawn_moves<const WHITE: bool, S: MoveSink>(
         &self,
         king: Square,
         own: Bitboard,
         target: Bitboard,
-        listener: &mut impl FnMut(PieceMoves) -> bool,
+        sink: &mut S,
     ) -> bool {
-        let us = self.side;
-        let empty = !self.occupied();
-        let enemies = self.colors[!us];
-        let (start_rank, up): (Rank, fn(Bitboard) -> Bitboard) = match us {
-            Color::White => (Rank::Second, Bitboard::up),
-            Color::Black => (Rank::Seventh, Bitboard::down),
-        };
-        let ep = self.ep;
-        for from in self.pieces[Piece::Pawn] & own {
-            let bb = Bitboard::from_square(from);
-            let single = up(bb) & empty;
-            let double = if from.rank() == start_rank {
-                up(single) & empty
-            } else {
-                Bitboard::EMPTY
-            };
-            let attacks = pawn_attacks(us, from);
-            let mut to = (single | double | (attacks & enemies)) & target;
-            if self.pinned.has(from) {
-                to &= line(king, from);
-            }
-            let mut special = Bitboard::EMPTY;
-            if let Some(ep) = ep {
-                // Pins and checks are settled by re-testing the king directly.
-                if attacks.has(ep) && self.ep_is_legal(from, ep) {
-                    special = Bitboard::from_square(ep);
-                    to |= special;
-                }
-            }
-            if to.nonempty()
-                && listener(PieceMoves {
-                    piece: Piece::Pawn,
-                    from,
-                    to,
-                    special,
-                })
-            {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let empty = !self.occupied().0;
+        let enemies = self.colors[!us].0;
+        let pawns = (self.pieces[Piece::Pawn] & own).0;
+        let target = target.0;
+        let free = pawns & !self.pinned.0;
+        let single = Pawns::<WHITE>::up(free) & empty;
+        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty;
+        let sets = [
+            (
+                Pawns::<WHITE>::up_west(free) & enemies,
+                Pawns::<WHITE>::UP_WEST,
+            ),
+            (
+                Pawns::<WHITE>::up_east(free) & enemies,
+                Pawns::<WHITE>::UP_EAST,
+            ),
+            (single, Pawns::<WHITE>::UP),
+            (double, 2 * Pawns::<WHITE>::UP),
+        ];
+        for (to, delta) in sets {
+            let to = Bitboard(to & target);
+            if to.nonempty() && sink.pawns(PawnMoves { to, delta }) {
                 return true;
+            }
+        }
+        for from in Bitboard(pawns & self.pinned.0) {
+            let bb = Bitboard::from_square(from).0;
+            let single = Pawns::<WHITE>::up(bb) & empty;
+            let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty;
+            let attacks = pawn_attacks(us, from).0 & enemies;
+            let to = Bitboard(single | double | attacks) & Bitboard(target) & line(king, from);
+            if to.nonempty() && sink.piece(simple(Piece::Pawn, from, to)) {
+                return true;
+            }
+        }
+        if let Some(ep) = self.ep {
+            // Pins and checks are settled by re-testing the king directly.
+            for from in pawn_attacks(!us, ep) & Bitboard(pawns) {
+                if self.ep_is_legal(from, ep) {
+                    let to = Bitboard::from_square(ep);
+                    let pm = PieceMoves {
+                        piece: Piece::Pawn,
+                        from,
+                        to,
+                        special: to,
+                    };
+                    if sink.piece(pm) {
+                        return true;
+                    }
+                }
             }
         }
         false
@@ -206,24 +347,16 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_moves(|pm| {
-            for mv in pm {
-                list.push(mv);
-            }
-            false
-        });
+        self.generate(&mut list);
         list
     }
 
     /// The number of legal moves, without listing them (promotions count four).
-    #[inline]
+    #[inline(always)]
     pub fn count_moves(&self) -> usize {
-        let mut n = 0;
-        self.generate_moves(|pm| {
-            n += pm.len();
-            false
-        });
-        n
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
     }
 
     /// Whether the side to move has any legal move.

@@ -1,7 +1,9 @@
 //! Perft: counting the leaf nodes of the legal move tree, on one thread or
 //! several, with or without a table of subtree counts.
 
-use crate::moves::Move;
+use crate::movegen::MoveSink;
+use crate::moves::{Move, PawnMoves, PieceMoves};
+use crate::piece::Piece;
 use crate::position::Position;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -12,15 +14,39 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => pos.count_moves() as u64,
         _ => {
-            let mut nodes = 0;
-            pos.generate_moves(|pm| {
-                for mv in pm {
-                    nodes += perft(&pos.play(mv), depth - 1);
-                }
-                false
-            });
-            nodes
+            let mut sink = Expand {
+                pos,
+                depth: depth - 1,
+                nodes: 0,
+            };
+            pos.generate(&mut sink);
+            sink.nodes
         }
+    }
+}
+
+/// Plays each generated move and counts the subtree below it.
+struct Expand<'a> {
+    pos: &'a Position,
+    depth: u32,
+    nodes: u64,
+}
+
+impl MoveSink for Expand<'_> {
+    #[inline(always)]
+    fn piece(&mut self, moves: PieceMoves) -> bool {
+        for mv in moves {
+            self.nodes += perft(&self.pos.play_piece(moves.piece, mv), self.depth);
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, moves: PawnMoves) -> bool {
+        for mv in moves {
+            self.nodes += perft(&self.pos.play_piece(Piece::Pawn, mv), self.depth);
+        }
+        false
     }
 }
 

@@ -282,19 +282,25 @@ impl Position {
     /// The position after `mv`, which must be legal here (as from [`Position::legal_moves`]).
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
+        let piece = self
+            .piece_on(mv.from())
+            .expect("a legal move starts on a square holding a piece");
+        self.play_piece(piece, mv)
+    }
+
+    /// [`Position::play`] for a generator that already knows the moving piece.
+    #[inline(always)]
+    pub(crate) fn play_piece(&self, piece: Piece, mv: Move) -> Position {
         let mut next = *self;
-        next.play_in_place(mv);
+        next.play_in_place(piece, mv);
         next
     }
 
     #[inline]
-    fn play_in_place(&mut self, mv: Move) {
+    fn play_in_place(&mut self, piece: Piece, mv: Move) {
         let us = self.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let piece = self
-            .piece_on(from)
-            .expect("a legal move starts on a square holding a piece");
         self.key ^= zobrist::side_key();
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::ep_key(ep);

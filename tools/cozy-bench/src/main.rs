@@ -2,6 +2,7 @@
 //! standard positions, alternating runs and keeping each side's best time.
 //!
 //! Usage: cargo run --release [-- ROUNDS]
+//!        cargo run --release -- ours|cozy   (one shallow pass, for callgrind)
 
 use std::time::{Duration, Instant};
 
@@ -41,8 +42,26 @@ fn timed(f: impl FnOnce() -> u64) -> (u64, Duration) {
     (n, start.elapsed())
 }
 
+/// `ours` or `cozy` alone, one ply shallower, once: a steady workload for
+/// counting instructions under `valgrind --tool=callgrind`, which unlike
+/// seconds does not depend on what else the machine is doing.
+fn single(which: &str) {
+    let mut total = 0;
+    for (_, fen, depth) in POSITIONS {
+        total += match which {
+            "ours" => movegen::perft(&movegen::Position::from_fen(fen).unwrap(), depth - 1),
+            _ => cozy_perft(&fen.parse().unwrap(), depth - 1),
+        };
+    }
+    println!("{which}: {total} nodes");
+}
+
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let arg = std::env::args().nth(1);
+    if let Some(which @ ("ours" | "cozy")) = arg.as_deref() {
+        return single(which);
+    }
+    let rounds: usize = arg.and_then(|a| a.parse().ok()).unwrap_or(3);
     let (mut ours_total, mut cozy_total, mut nodes_total) = (Duration::ZERO, Duration::ZERO, 0);
     println!("{:<10} {:>12} {:>10} {:>10} {:>6}", "position", "nodes", "ours Mnps", "cozy Mnps", "ratio");
     for (name, fen, depth) in POSITIONS {
