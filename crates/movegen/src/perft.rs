@@ -1,53 +1,131 @@
 //! Perft: counting the leaf nodes of the legal move tree, on one thread or
 //! several, with or without a table of subtree counts.
 
-use crate::movegen::MoveSink;
-use crate::moves::{Move, PawnMoves, PieceMoves};
-use crate::piece::Piece;
+use crate::moves::Move;
 use crate::position::Position;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The number of leaf nodes `depth` plies below `pos`. The last ply is counted
 /// in bulk (the size of each piece's target set), without playing its moves.
+///
+/// On x86-64 CPUs with POPCNT, BMI1, BMI2 and LZCNT (Intel since 2013, AMD
+/// since 2015) this runs a copy of the generator compiled for them, chosen at
+/// run time, so the release build stays portable; other CPUs run the portable
+/// copy. Both give the same counts (the unit tests compare them).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_moves() as u64,
-        _ => {
-            let mut sink = Expand {
-                pos,
-                depth: depth - 1,
-                nodes: 0,
-            };
-            pos.generate(&mut sink);
-            sink.nodes
-        }
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: the CPU has every feature `bmi2` is compiled for.
+        return unsafe { bmi2::perft(pos, depth) };
     }
+    // SAFETY: the portable copy needs no CPU feature.
+    unsafe { portable::perft(pos, depth) }
 }
 
-/// Plays each generated move and counts the subtree below it.
-struct Expand<'a> {
-    pos: &'a Position,
-    depth: u32,
-    nodes: u64,
+/// Whether this CPU runs the `bmi2` copy of perft (detected once, then cached).
+#[cfg(target_arch = "x86_64")]
+fn has_bmi2() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
 }
 
-impl MoveSink for Expand<'_> {
-    #[inline(always)]
-    fn piece(&mut self, moves: PieceMoves) -> bool {
-        for mv in moves {
-            self.nodes += perft(&self.pos.play_piece(moves.piece, mv), self.depth);
-        }
-        false
-    }
+/// Defines `perft` and `perft_hashed` in a module whose functions carry the
+/// given attributes (a `target_feature` list), so that the whole recursion and
+/// everything inlined into it is compiled for those features.
+macro_rules! perft_module {
+    ($(#[$attr:meta])* mod $name:ident;) => {
+        mod $name {
+            use super::PerftHash;
+            use crate::movegen::MoveSink;
+            use crate::moves::{PawnMoves, PieceMoves};
+            use crate::piece::Piece;
+            use crate::position::Position;
 
-    #[inline(always)]
-    fn pawns(&mut self, moves: PawnMoves) -> bool {
-        for mv in moves {
-            self.nodes += perft(&self.pos.play_piece(Piece::Pawn, mv), self.depth);
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            pub(super) unsafe fn perft(pos: &Position, depth: u32) -> u64 {
+                match depth {
+                    0 => 1,
+                    1 => pos.count_moves() as u64,
+                    _ => {
+                        let mut sink = Expand { pos, depth: depth - 1, hash: None, nodes: 0 };
+                        pos.generate(&mut sink);
+                        sink.nodes
+                    }
+                }
+            }
+
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            pub(super) unsafe fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
+                if depth <= 1 {
+                    // SAFETY: same features as this function.
+                    return unsafe { perft(pos, depth) };
+                }
+                if let Some(n) = hash.get(pos.key(), depth) {
+                    return n;
+                }
+                let mut sink = Expand { pos, depth: depth - 1, hash: Some(hash), nodes: 0 };
+                pos.generate(&mut sink);
+                hash.put(pos.key(), depth, sink.nodes);
+                sink.nodes
+            }
+
+            /// Plays each generated move and counts the subtree below it.
+            struct Expand<'a> {
+                pos: &'a Position,
+                depth: u32,
+                hash: Option<&'a PerftHash>,
+                nodes: u64,
+            }
+
+            impl Expand<'_> {
+                #[inline(always)]
+                fn child(&mut self, next: &Position) {
+                    // SAFETY: only reached from this module's functions, whose
+                    // caller vouched for the CPU features.
+                    self.nodes += unsafe {
+                        match self.hash {
+                            None => perft(next, self.depth),
+                            Some(hash) => perft_hashed(next, self.depth, hash),
+                        }
+                    };
+                }
+            }
+
+            impl MoveSink for Expand<'_> {
+                #[inline(always)]
+                fn piece(&mut self, moves: PieceMoves) -> bool {
+                    for mv in moves {
+                        self.child(&self.pos.play_piece(moves.piece, mv));
+                    }
+                    false
+                }
+
+                #[inline(always)]
+                fn pawns(&mut self, moves: PawnMoves) -> bool {
+                    for mv in moves {
+                        self.child(&self.pos.play_piece(Piece::Pawn, mv));
+                    }
+                    false
+                }
+            }
         }
-        false
-    }
+    };
+}
+
+perft_module! {
+    mod portable;
+}
+
+#[cfg(target_arch = "x86_64")]
+perft_module! {
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    mod bmi2;
 }
 
 /// Perft per root move ("divide"), in move generation order.
@@ -102,23 +180,15 @@ impl PerftHash {
     }
 }
 
-/// Perft with subtree counts cached in `hash`.
+/// Perft with subtree counts cached in `hash` (the CPU dispatch of [`perft`]).
 pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
-    if depth <= 1 {
-        return perft(pos, depth);
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: the CPU has every feature `bmi2` is compiled for.
+        return unsafe { bmi2::perft_hashed(pos, depth, hash) };
     }
-    if let Some(n) = hash.get(pos.key(), depth) {
-        return n;
-    }
-    let mut nodes = 0;
-    pos.generate_moves(|pm| {
-        for mv in pm {
-            nodes += perft_hashed(&pos.play(mv), depth - 1, hash);
-        }
-        false
-    });
-    hash.put(pos.key(), depth, nodes);
-    nodes
+    // SAFETY: the portable copy needs no CPU feature.
+    unsafe { portable::perft_hashed(pos, depth, hash) }
 }
 
 /// Divide on `threads` threads, optionally hashed: the root moves are handed
@@ -220,5 +290,25 @@ mod tests {
         // A tiny table (one slot) collides all the time and must stay right.
         let tiny = PerftHash::new(0);
         assert_eq!(perft_hashed(&pos, 3, &tiny), 97_862);
+    }
+
+    #[test]
+    fn portable_and_dispatched_copies_agree() {
+        let fens = [
+            crate::STARTPOS_FEN,
+            KIWIPETE,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            // SAFETY: the portable copy needs no CPU feature.
+            let portable = unsafe { portable::perft(&pos, 4) };
+            assert_eq!(perft(&pos, 4), portable, "{fen}");
+            let hash = PerftHash::new(1);
+            // SAFETY: as above.
+            let hashed = unsafe { portable::perft_hashed(&pos, 4, &hash) };
+            assert_eq!(hashed, portable, "{fen}");
+        }
     }
 }
