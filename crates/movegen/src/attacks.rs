@@ -73,6 +73,32 @@ const fn pawn_table(forward: i8) -> [u64; 64] {
 
 static PAWN: [[u64; 64]; 2] = [pawn_table(1), pawn_table(-1)];
 
+/// Slider attacks on an empty board (every square along the directions).
+const fn ray_table(dirs: &[(i8, i8); 4]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+            loop {
+                f += dirs[d].0;
+                r += dirs[d].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                table[sq] |= 1 << (r * 8 + f);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = ray_table(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+static BISHOP_RAYS: [u64; 64] = ray_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+
 /// `BETWEEN[a][b]`: squares strictly between two aligned squares; `LINE[a][b]`:
 /// the whole line through both. Both are empty for squares not on one line.
 const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
@@ -169,6 +195,19 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
 }
 
+/// Rook attacks from `sq` on an empty board: a cheap test of whether a rook
+/// could attack a square at all before a magic lookup.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 /// Squares a queen on `sq` attacks, given the occupied squares.
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -237,6 +276,14 @@ mod tests {
         }
         // 102,400 rook and 5,248 bishop blocker subsets in all.
         assert_eq!(checked, 107_648);
+    }
+
+    #[test]
+    fn rays_are_attacks_on_an_empty_board() {
+        for sq in squares() {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+        }
     }
 
     #[test]

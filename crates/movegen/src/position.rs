@@ -1,7 +1,8 @@
 //! The board state, attack queries and copy-make.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -216,12 +217,15 @@ impl Position {
         let them = self.colors[by];
         let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
         let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
+        // The empty-board rays rule out most sliders without a magic lookup.
         ((knight_attacks(sq) & self.pieces[Piece::Knight] & them)
             | (king_attacks(sq) & self.pieces[Piece::King] & them)
             | (pawn_attacks(!by, sq) & self.pieces[Piece::Pawn] & them))
             .nonempty()
-            || (rook_attacks(sq, occupied) & rooks).nonempty()
-            || (bishop_attacks(sq, occupied) & bishops).nonempty()
+            || ((rook_rays(sq) & rooks).nonempty()
+                && (rook_attacks(sq, occupied) & rooks).nonempty())
+            || ((bishop_rays(sq) & bishops).nonempty()
+                && (bishop_attacks(sq, occupied) & bishops).nonempty())
     }
 
     #[inline(always)]
@@ -246,7 +250,13 @@ impl Position {
             & them;
         self.pinned = Bitboard::EMPTY;
         // Sliders that would see the king if our own pieces were transparent.
-        let snipers = (rook_attacks(king, them) & rooks) | (bishop_attacks(king, them) & bishops);
+        let mut snipers = Bitboard::EMPTY;
+        if (rook_rays(king) & rooks).nonempty() {
+            snipers |= rook_attacks(king, them) & rooks;
+        }
+        if (bishop_rays(king) & bishops).nonempty() {
+            snipers |= bishop_attacks(king, them) & bishops;
+        }
         for sniper in snipers {
             let blockers = between(king, sniper) & occ;
             if blockers.is_empty() {
