@@ -207,41 +207,58 @@ impl Position {
     }
 
     /// The rook squares the side to move may castle onto (it is not in check).
-    #[inline(never)]
+    #[inline(always)]
     fn castles(&self, us: Color, king: Square) -> Bitboard {
-        let occ = self.occupied();
-        let mut out = Bitboard::EMPTY;
-        for side in CastleSide::ALL {
-            if self.rights & right_bit(us, side) == 0 {
-                continue;
-            }
-            let rook = self.castle_rooks[us.index()][side.index()];
-            // Everything between king and rook must be empty in any case;
-            // in standard chess that is the whole condition.
-            if (between(king, rook) & occ).nonempty() {
-                continue;
-            }
-            let (kf, rf) = side.destination_files();
-            let king_to = Square::new(kf, king.rank());
-            let rook_to = Square::new(rf, king.rank());
-            let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-            let must_be_empty = (between(king, king_to)
-                | Bitboard::from_square(king_to)
-                | between(rook, rook_to)
-                | Bitboard::from_square(rook_to))
-                & !movers;
-            if (occ & must_be_empty).nonempty() {
-                continue;
-            }
-            // Without the king and rook on the board, so that a rook shielding
-            // the king's destination (Chess960) counts as gone.
-            let occ = occ ^ movers;
-            let path = between(king, king_to) | Bitboard::from_square(king_to);
-            if path.into_iter().all(|sq| !self.is_attacked(sq, !us, occ)) {
-                out |= Bitboard::from_square(rook);
-            }
+        self.castle(us, king, CastleSide::Short) | self.castle(us, king, CastleSide::Long)
+    }
+
+    /// The castling rook's square if castling on `side` is legal, else nothing.
+    #[inline(always)]
+    fn castle(&self, us: Color, king: Square, side: CastleSide) -> Bitboard {
+        if self.rights & right_bit(us, side) == 0 {
+            return Bitboard::EMPTY;
         }
-        out
+        let occ = self.occupied();
+        let rook = self.castle_rooks[us.index()][side.index()];
+        // Everything between king and rook must be empty in any case; in
+        // standard chess that is the whole condition.
+        if (between(king, rook) & occ).nonempty() {
+            return Bitboard::EMPTY;
+        }
+        self.castle_path_is_clear(us, king, rook, side)
+    }
+
+    /// The rest of the castling test, out of line: it is rarely reached.
+    #[inline(never)]
+    fn castle_path_is_clear(
+        &self,
+        us: Color,
+        king: Square,
+        rook: Square,
+        side: CastleSide,
+    ) -> Bitboard {
+        let occ = self.occupied();
+        let (kf, rf) = side.destination_files();
+        let king_to = Square::new(kf, king.rank());
+        let rook_to = Square::new(rf, king.rank());
+        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
+        let must_be_empty = (between(king, king_to)
+            | Bitboard::from_square(king_to)
+            | between(rook, rook_to)
+            | Bitboard::from_square(rook_to))
+            & !movers;
+        if (occ & must_be_empty).nonempty() {
+            return Bitboard::EMPTY;
+        }
+        // Without the king and rook on the board, so that a rook shielding
+        // the king's destination (Chess960) counts as gone.
+        let occ = occ ^ movers;
+        let path = between(king, king_to) | Bitboard::from_square(king_to);
+        if path.into_iter().all(|sq| !self.is_attacked(sq, !us, occ)) {
+            Bitboard::from_square(rook)
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     #[inline(always)]
