@@ -220,7 +220,7 @@ fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
                     Color::Black
                 };
                 let f = File::from_index(file).ok_or(FenError::RankLength(rank))?;
-                pos.toggle(color, piece, Square::new(f, rank));
+                pos.toggle::<true>(color, piece, Square::new(f, rank));
                 file += 1;
             }
             if file > 8 {

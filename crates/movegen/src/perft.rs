@@ -51,7 +51,7 @@ macro_rules! perft_module {
                     0 => 1,
                     1 => pos.count_moves() as u64,
                     _ => {
-                        let mut sink = Expand { pos, depth: depth - 1, hash: None, nodes: 0 };
+                        let mut sink = Expand::<false> { pos, depth: depth - 1, hash: None, nodes: 0 };
                         pos.generate(&mut sink);
                         sink.nodes
                     }
@@ -69,39 +69,41 @@ macro_rules! perft_module {
                 if let Some(n) = hash.get(pos.key(), depth) {
                     return n;
                 }
-                let mut sink = Expand { pos, depth: depth - 1, hash: Some(hash), nodes: 0 };
+                let mut sink = Expand::<true> { pos, depth: depth - 1, hash: Some(hash), nodes: 0 };
                 pos.generate(&mut sink);
                 hash.put(pos.key(), depth, sink.nodes);
                 sink.nodes
             }
 
-            /// Plays each generated move and counts the subtree below it.
-            struct Expand<'a> {
+            /// Plays each generated move and counts the subtree below it;
+            /// `HASHED` keeps keys up to date and looks subtrees up in `hash`.
+            struct Expand<'a, const HASHED: bool> {
                 pos: &'a Position,
                 depth: u32,
                 hash: Option<&'a PerftHash>,
                 nodes: u64,
             }
 
-            impl Expand<'_> {
+            impl<const HASHED: bool> Expand<'_, HASHED> {
                 #[inline(always)]
-                fn child(&mut self, next: &Position) {
+                fn child(&mut self, piece: Piece, mv: crate::moves::Move) {
+                    let next = self.pos.play_piece::<HASHED>(piece, mv);
                     // SAFETY: only reached from this module's functions, whose
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
                         match self.hash {
-                            None => perft(next, self.depth),
-                            Some(hash) => perft_hashed(next, self.depth, hash),
+                            Some(hash) if HASHED => perft_hashed(&next, self.depth, hash),
+                            _ => perft(&next, self.depth),
                         }
                     };
                 }
             }
 
-            impl MoveSink for Expand<'_> {
+            impl<const HASHED: bool> MoveSink for Expand<'_, HASHED> {
                 #[inline(always)]
                 fn piece(&mut self, moves: PieceMoves) -> bool {
                     for mv in moves {
-                        self.child(&self.pos.play_piece(moves.piece, mv));
+                        self.child(moves.piece, mv);
                     }
                     false
                 }
@@ -109,7 +111,7 @@ macro_rules! perft_module {
                 #[inline(always)]
                 fn pawns(&mut self, moves: PawnMoves) -> bool {
                     for mv in moves {
-                        self.child(&self.pos.play_piece(Piece::Pawn, mv));
+                        self.child(Piece::Pawn, mv);
                     }
                     false
                 }

@@ -228,12 +228,15 @@ impl Position {
                 && (bishop_attacks(sq, occupied) & bishops).nonempty())
     }
 
+    /// Puts a piece on an empty square or takes it off, updating the key if `KEYS`.
     #[inline(always)]
-    pub(crate) fn toggle(&mut self, color: Color, piece: Piece, sq: Square) {
+    pub(crate) fn toggle<const KEYS: bool>(&mut self, color: Color, piece: Piece, sq: Square) {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece] ^= bb;
         self.colors[color] ^= bb;
-        self.key ^= zobrist::piece_key(color, piece, sq);
+        if KEYS {
+            self.key ^= zobrist::piece_key(color, piece, sq);
+        }
     }
 
     /// Recomputes checkers and pinned pieces for the side to move.
@@ -295,25 +298,33 @@ impl Position {
         let piece = self
             .piece_on(mv.from())
             .expect("a legal move starts on a square holding a piece");
-        self.play_piece(piece, mv)
+        self.play_piece::<true>(piece, mv)
     }
 
     /// [`Position::play`] for a generator that already knows the moving piece.
+    ///
+    /// With `KEYS` false the zobrist key is left stale and an en-passant
+    /// square is recorded whenever a pawn stands ready to capture, legal or
+    /// not (the generator tests legality anyway): for unhashed perft, whose
+    /// positions are never shown, compared or hashed.
     #[inline(always)]
-    pub(crate) fn play_piece(&self, piece: Piece, mv: Move) -> Position {
+    pub(crate) fn play_piece<const KEYS: bool>(&self, piece: Piece, mv: Move) -> Position {
         let mut next = *self;
-        next.play_in_place(piece, mv);
+        next.play_in_place::<KEYS>(piece, mv);
         next
     }
 
-    #[inline]
-    fn play_in_place(&mut self, piece: Piece, mv: Move) {
+    #[inline(always)]
+    fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
         let us = self.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        self.key ^= zobrist::side_key();
-        if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::ep_key(ep);
+        let ep = self.ep.take();
+        if KEYS {
+            self.key ^= zobrist::side_key();
+            if let Some(ep) = ep {
+                self.key ^= zobrist::ep_key(ep);
+            }
         }
         self.halfmove += 1;
         if us == Color::Black {
@@ -329,25 +340,25 @@ impl Position {
                 };
                 let (kf, rf) = side.destination_files();
                 let rank = from.rank();
-                self.toggle(us, Piece::King, from);
-                self.toggle(us, Piece::Rook, to);
-                self.toggle(us, Piece::King, Square::new(kf, rank));
-                self.toggle(us, Piece::Rook, Square::new(rf, rank));
+                self.toggle::<KEYS>(us, Piece::King, from);
+                self.toggle::<KEYS>(us, Piece::Rook, to);
+                self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
+                self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
             }
             kind => {
-                if let Some(captured) = self.piece_on(to) {
-                    self.toggle(them, captured, to);
+                if self.colors[them].has(to) {
+                    self.capture::<KEYS>(them, to);
                     self.halfmove = 0;
                 }
-                self.toggle(us, piece, from);
+                self.toggle::<KEYS>(us, piece, from);
                 match kind {
-                    MoveKind::Promotion(p) => self.toggle(us, p, to),
-                    _ => self.toggle(us, piece, to),
+                    MoveKind::Promotion(p) => self.toggle::<KEYS>(us, p, to),
+                    _ => self.toggle::<KEYS>(us, piece, to),
                 }
                 if piece == Piece::Pawn {
                     self.halfmove = 0;
                     if kind == MoveKind::EnPassant {
-                        self.toggle(them, Piece::Pawn, square_behind(to, us).lsb());
+                        self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
                     } else if to.index() ^ from.index() == 16 {
                         double_push =
                             Some(Square::from_index_masked((from.index() + to.index()) / 2));
@@ -356,34 +367,67 @@ impl Position {
             }
         }
         if self.rights != 0 {
-            self.update_rights(us, piece, from, to);
+            self.update_rights::<KEYS>(us, piece, from, to);
         }
         self.side = them;
         self.update_check_info();
         if let Some(ep) = double_push {
-            if self.any_legal_ep(ep) {
+            if KEYS {
+                if self.any_legal_ep(ep) {
+                    self.ep = Some(ep);
+                    self.key ^= zobrist::ep_key(ep);
+                }
+            } else if (pawn_attacks(us, ep) & self.pieces_of(them, Piece::Pawn)).nonempty() {
                 self.ep = Some(ep);
-                self.key ^= zobrist::ep_key(ep);
             }
         }
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv}");
+        if KEYS {
+            debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv}");
+        }
+    }
+
+    /// Removes the piece of `color` on `sq`.
+    #[inline(always)]
+    fn capture<const KEYS: bool>(&mut self, color: Color, sq: Square) {
+        if KEYS {
+            let captured = self
+                .piece_on(sq)
+                .expect("a capture's target square holds a piece");
+            self.toggle::<true>(color, captured, sq);
+        } else {
+            // Which kind it was only matters to the key: clear every kind.
+            let keep = !Bitboard::from_square(sq);
+            for bb in &mut self.pieces[..Piece::King.index()] {
+                *bb &= keep;
+            }
+            self.colors[color] &= keep;
+        }
     }
 
     /// Clears the castling rights a move from `from` to `to` loses.
-    fn update_rights(&mut self, us: Color, piece: Piece, from: Square, to: Square) {
+    #[inline(always)]
+    fn update_rights<const KEYS: bool>(
+        &mut self,
+        us: Color,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
         let old = self.rights;
+        let mut lost = 0;
         if piece == Piece::King {
-            self.rights &= !(right_bit(us, CastleSide::Short) | right_bit(us, CastleSide::Long));
+            lost |= right_bit(us, CastleSide::Short) | right_bit(us, CastleSide::Long);
         }
-        for color in Color::ALL {
-            for side in CastleSide::ALL {
-                let rook = self.castle_rooks[color.index()][side.index()];
-                if rook == from || rook == to {
-                    self.rights &= !right_bit(color, side);
-                }
-            }
+        let [[white_short, white_long], [black_short, black_long]] = self.castle_rooks;
+        let touched = |rook: Square| rook == from || rook == to;
+        lost |= touched(white_short) as u8
+            | (touched(white_long) as u8) << 1
+            | (touched(black_short) as u8) << 2
+            | (touched(black_long) as u8) << 3;
+        self.rights &= !lost;
+        if KEYS {
+            self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
         }
-        self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
     }
 
     /// Whether the side to move has a legal en-passant capture onto `ep`.
