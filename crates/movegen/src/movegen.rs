@@ -106,6 +106,15 @@ impl MoveSink for MoveList {
 const NOT_FILE_A: u64 = !Bitboard::file(File::A).0;
 const NOT_FILE_H: u64 = !Bitboard::file(File::H).0;
 
+/// The squares attacked by `color`'s pawns `pawns`.
+#[inline(always)]
+fn pawns_attack(color: Color, pawns: u64) -> u64 {
+    match color {
+        Color::White => (pawns & NOT_FILE_A) << 7 | (pawns & NOT_FILE_H) << 9,
+        Color::Black => (pawns & NOT_FILE_A) >> 9 | (pawns & NOT_FILE_H) >> 7,
+    }
+}
+
 /// Pawn geometry for one side, fixed at compile time (`WHITE` true or false).
 struct Pawns<const WHITE: bool>;
 
@@ -184,9 +193,16 @@ impl Position {
         // The king is lifted off the board so it cannot hide behind itself
         // from a slider it steps away from.
         let occ = self.occupied() ^ Bitboard::from_square(king);
+        // Leapers are ruled out setwise, sliders square by square.
+        let enemy = self.colors[them];
+        let mut leapers = pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0)
+            | king_attacks(self.king(them)).0;
+        for knight in self.pieces[Piece::Knight] & enemy {
+            leapers |= knight_attacks(knight).0;
+        }
         let mut to = Bitboard::EMPTY;
-        for sq in king_attacks(king) & !own {
-            if !self.is_attacked(sq, them, occ) {
+        for sq in king_attacks(king) & !own & Bitboard(!leapers) {
+            if !self.is_attacked_by_slider(sq, them, occ) {
                 to |= Bitboard::from_square(sq);
             }
         }

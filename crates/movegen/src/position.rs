@@ -215,15 +215,22 @@ impl Position {
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.colors[by];
-        let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
-        let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
-        // The empty-board rays rule out most sliders without a magic lookup.
         ((knight_attacks(sq) & self.pieces[Piece::Knight] & them)
             | (king_attacks(sq) & self.pieces[Piece::King] & them)
             | (pawn_attacks(!by, sq) & self.pieces[Piece::Pawn] & them))
             .nonempty()
-            || ((rook_rays(sq) & rooks).nonempty()
-                && (rook_attacks(sq, occupied) & rooks).nonempty())
+            || self.is_attacked_by_slider(sq, by, occupied)
+    }
+
+    /// Whether a bishop, rook or queen of `by` attacks `sq`, with `occupied`
+    /// as the blockers.
+    #[inline(always)]
+    pub(crate) fn is_attacked_by_slider(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.colors[by];
+        let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
+        let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
+        // The empty-board rays rule out most sliders without a magic lookup.
+        ((rook_rays(sq) & rooks).nonempty() && (rook_attacks(sq, occupied) & rooks).nonempty())
             || ((bishop_rays(sq) & bishops).nonempty()
                 && (bishop_attacks(sq, occupied) & bishops).nonempty())
     }
