@@ -285,7 +285,6 @@ impl Position {
         target: Bitboard,
         sink: &mut impl MoveSink,
     ) -> bool {
-        let occ = self.occupied();
         let pinned = self.pinned;
         // A pinned knight can never move.
         for from in self.pieces[Piece::Knight] & own & !pinned {
@@ -294,19 +293,31 @@ impl Position {
                 return true;
             }
         }
-        for piece in [Piece::Bishop, Piece::Rook, Piece::Queen] {
-            for from in self.pieces[piece] & own {
-                let mut to = match piece {
-                    Piece::Bishop => bishop_attacks(from, occ),
-                    Piece::Rook => rook_attacks(from, occ),
-                    _ => queen_attacks(from, occ),
-                } & target;
-                if pinned.has(from) {
-                    to &= line(king, from);
-                }
-                if to.nonempty() && sink.piece(simple(piece, from, to)) {
-                    return true;
-                }
+        // Three explicit calls: iterating an array of pieces by value costs a
+        // loop the compiler does not unroll.
+        self.slider_moves(Piece::Bishop, bishop_attacks, king, own, target, sink)
+            || self.slider_moves(Piece::Rook, rook_attacks, king, own, target, sink)
+            || self.slider_moves(Piece::Queen, queen_attacks, king, own, target, sink)
+    }
+
+    #[inline(always)]
+    fn slider_moves(
+        &self,
+        piece: Piece,
+        attacks: impl Fn(Square, Bitboard) -> Bitboard,
+        king: Square,
+        own: Bitboard,
+        target: Bitboard,
+        sink: &mut impl MoveSink,
+    ) -> bool {
+        let occ = self.occupied();
+        for from in self.pieces[piece] & own {
+            let mut to = attacks(from, occ) & target;
+            if self.pinned.has(from) {
+                to &= line(king, from);
+            }
+            if to.nonempty() && sink.piece(simple(piece, from, to)) {
+                return true;
             }
         }
         false

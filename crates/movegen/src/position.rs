@@ -132,7 +132,11 @@ impl Position {
         if !self.occupied().has(sq) {
             return None;
         }
-        Piece::ALL.into_iter().find(|&p| self.pieces[p].has(sq))
+        // An index loop: `Piece::ALL.into_iter()` copies the array and is
+        // not unrolled.
+        (0..Piece::ALL.len())
+            .map(|i| Piece::ALL[i])
+            .find(|&p| self.pieces[p].has(sq))
     }
 
     /// The colour of the piece on `sq`, if any.
