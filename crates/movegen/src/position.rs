@@ -326,7 +326,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
+    pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
         let us = self.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
