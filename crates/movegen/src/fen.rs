@@ -124,6 +124,7 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         pos.update_check_info();
+        pos.reset_castling_squares();
         pos.key = pos.compute_key();
         Ok(pos)
     }

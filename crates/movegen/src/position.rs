@@ -55,6 +55,9 @@ pub struct Position {
     pub(crate) side: Color,
     pub(crate) rights: u8,
     pub(crate) castle_rooks: [[Square; 2]; 2],
+    /// The squares a move from or onto costs a castling right: the rooks
+    /// that may castle and their kings (kept by [`Position::reset_castling_squares`]).
+    pub(crate) castling_squares: Bitboard,
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
@@ -87,6 +90,7 @@ impl Position {
             side: Color::White,
             rights: 0,
             castle_rooks: [[a1; 2]; 2],
+            castling_squares: Bitboard::EMPTY,
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -377,7 +381,8 @@ impl Position {
                 }
             }
         }
-        if self.rights != 0 {
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if (touched & self.castling_squares).nonempty() {
             self.update_rights::<KEYS>(us, piece, from, to);
         }
         self.side = them;
@@ -415,8 +420,22 @@ impl Position {
         }
     }
 
-    /// Clears the castling rights a move from `from` to `to` loses.
-    #[inline(always)]
+    /// Recomputes [`Position::castling_squares`] from the rights.
+    pub(crate) fn reset_castling_squares(&mut self) {
+        self.castling_squares = Bitboard::EMPTY;
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if self.rights & right_bit(color, side) != 0 {
+                    self.castling_squares |= Bitboard::from_square(self.king(color))
+                        | Bitboard::from_square(self.castle_rooks[color.index()][side.index()]);
+                }
+            }
+        }
+    }
+
+    /// Clears the castling rights a move from `from` to `to` loses (one of
+    /// them is in [`Position::castling_squares`]).
+    #[inline(never)]
     fn update_rights<const KEYS: bool>(
         &mut self,
         us: Color,
@@ -436,6 +455,7 @@ impl Position {
             | (touched(black_short) as u8) << 2
             | (touched(black_long) as u8) << 3;
         self.rights &= !lost;
+        self.reset_castling_squares();
         if KEYS {
             self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
         }
