@@ -196,9 +196,14 @@ pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
     unsafe { portable::perft_hashed(pos, depth, hash) }
 }
 
-/// Divide on `threads` threads, optionally hashed: the root moves are handed
-/// out one at a time to whichever thread is free, so counts are identical to
+/// Divide on `threads` threads, optionally hashed; counts are identical to
 /// [`divide`] whatever the thread count.
+///
+/// With more than one thread and `depth` of 3 or more, the work is split two
+/// plies down: every (root move, reply) pair is a task, handed out one at a
+/// time to whichever thread is free. A few hundred tasks of uneven size
+/// balance two threads far better than twenty root moves, where the last big
+/// one can leave a thread idle.
 pub fn divide_with(
     pos: &Position,
     depth: u32,
@@ -209,19 +214,36 @@ pub fn divide_with(
         return Vec::new();
     }
     let moves = pos.legal_moves();
+    let split_deeper = threads > 1 && depth >= 3;
+    // (index of the root move, position to count, depth left)
+    let mut tasks: Vec<(usize, Position, u32)> = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        let child = pos.play(mv);
+        if split_deeper {
+            let replies = child.legal_moves();
+            tasks.extend(
+                replies
+                    .iter()
+                    .map(|&reply| (i, child.play(reply), depth - 2)),
+            );
+        } else {
+            tasks.push((i, child, depth - 1));
+        }
+    }
     let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&mv) = moves.get(i) else { break };
-        let child = pos.play(mv);
-        let n = match hash {
-            Some(h) => perft_hashed(&child, depth - 1, h),
-            None => perft(&child, depth - 1),
+        let t = next.fetch_add(1, Ordering::Relaxed);
+        let Some((i, task, left)) = tasks.get(t) else {
+            break;
         };
-        counts[i].store(n, Ordering::Relaxed);
+        let n = match hash {
+            Some(h) => perft_hashed(task, *left, h),
+            None => perft(task, *left),
+        };
+        counts[*i].fetch_add(n, Ordering::Relaxed);
     };
-    let threads = threads.clamp(1, moves.len().max(1));
+    let threads = threads.clamp(1, tasks.len().max(1));
     if threads == 1 {
         work();
     } else {
