@@ -141,49 +141,96 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 }
 
 /// A shared table of subtree counts keyed by zobrist key and depth, for
-/// hashed perft. Lock-free: each slot holds the key XOR the data beside the
-/// data, so a slot torn by two threads writing at once reads as a miss.
+/// hashed perft.
+///
+/// Entries come four to a 64-byte bucket, so a probe costs one cache miss; a
+/// new count replaces the shallowest entry of its bucket, so the costly deep
+/// subtrees survive a full table. Lock-free: each entry holds the key XOR the
+/// data beside the data, so an entry torn by two threads writing at once reads
+/// as a miss. On Linux the table asks for transparent huge pages: random
+/// probes into hundreds of megabytes otherwise spend much of their time on
+/// TLB misses and first-touch page faults (perft 7 from the start position
+/// took 10.7 s with 2 GiB against 2.1 s with 64 MiB before).
 pub struct PerftHash {
-    slots: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
 }
 
+/// Four entries of (key ^ data, data): one cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([AtomicU64; 8]);
+
 const DEPTH_BITS: u32 = 8;
+const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
 impl PerftHash {
-    /// A table of about `mb` MiB (at least one slot).
+    /// A table of about `mb` MiB (at least one bucket), filled at once so
+    /// that perft's own time does not include first-touch page faults.
     pub fn new(mb: usize) -> PerftHash {
-        let n = ((mb << 20) / 16).max(1);
-        PerftHash {
-            slots: (0..n)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
-        }
+        let n = ((mb << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        // The advice must come before the pages are first touched.
+        advise_huge_pages(buckets.as_mut_ptr(), n * std::mem::size_of::<Bucket>());
+        buckets.resize_with(n, Bucket::default);
+        PerftHash { buckets }
     }
 
-    fn slot(&self, key: u64, depth: u32) -> &[AtomicU64; 2] {
-        let mixed = key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.slots[((mixed as u128 * self.slots.len() as u128) >> 64) as usize]
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &[AtomicU64; 8] {
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize].0
     }
 
+    #[inline(always)]
     fn get(&self, key: u64, depth: u32) -> Option<u64> {
-        let slot = self.slot(key, depth);
-        let data = slot[1].load(Ordering::Relaxed);
-        let check = slot[0].load(Ordering::Relaxed);
-        (check ^ data == key && data & ((1 << DEPTH_BITS) - 1) == depth as u64)
-            .then_some(data >> DEPTH_BITS)
+        let bucket = self.bucket(key);
+        (0..4).find_map(|i| {
+            let data = bucket[2 * i + 1].load(Ordering::Relaxed);
+            let check = bucket[2 * i].load(Ordering::Relaxed);
+            (check ^ data == key && data & DEPTH_MASK == depth as u64).then_some(data >> DEPTH_BITS)
+        })
     }
 
+    #[inline(always)]
     fn put(&self, key: u64, depth: u32, count: u64) {
         // Counts beyond 2^56 are not cached (none of the usual depths reach them).
         if count >> (64 - DEPTH_BITS) != 0 {
             return;
         }
         let data = count << DEPTH_BITS | depth as u64;
-        let slot = self.slot(key, depth);
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        // The shallowest entry goes (an empty one has depth 0).
+        let victim = (0..4)
+            .min_by_key(|&i| bucket[2 * i + 1].load(Ordering::Relaxed) & DEPTH_MASK)
+            .unwrap_or(0);
+        bucket[2 * victim].store(key ^ data, Ordering::Relaxed);
+        bucket[2 * victim + 1].store(data, Ordering::Relaxed);
     }
 }
+
+/// Asks Linux to back `len` bytes at `ptr` (not yet touched) with transparent
+/// huge pages where the system allows it (`madvise` mode). Only advice: any
+/// failure leaves ordinary pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(ptr: *mut T, len: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    const MADV_HUGEPAGE: i32 = 14;
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    let start = (ptr as usize).next_multiple_of(HUGE_PAGE);
+    let end = (ptr as usize + len) / HUGE_PAGE * HUGE_PAGE;
+    if end > start {
+        // SAFETY: the range lies inside an allocation we own and have not
+        // touched yet; MADV_HUGEPAGE changes no contents, only how pages
+        // are backed, and its result is deliberately ignored.
+        unsafe {
+            madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_ptr: *mut T, _len: usize) {}
 
 /// Perft with subtree counts cached in `hash` (the CPU dispatch of [`perft`]).
 pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
