@@ -165,10 +165,14 @@ const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
 impl PerftHash {
     /// A table of about `mb` MiB (at least one bucket), filled at once so
-    /// that perft's own time does not include first-touch page faults.
+    /// that perft's own time does not include first-touch page faults. A size
+    /// the machine cannot give is halved until it can, rather than aborting.
     pub fn new(mb: usize) -> PerftHash {
-        let n = ((mb << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
+        let mut n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        while n > 1 && buckets.try_reserve_exact(n).is_err() {
+            n /= 2;
+        }
         // The advice must come before the pages are first touched.
         advise_huge_pages(buckets.as_mut_ptr(), n * std::mem::size_of::<Bucket>());
         buckets.resize_with(n, Bucket::default);
