@@ -102,6 +102,8 @@ fn main() {
         }
         writeln!(src, "];").unwrap();
     }
+    // Unused when PEXT lookups replace it.
+    writeln!(src, "#[allow(dead_code)]").unwrap();
     writeln!(
         src,
         "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
@@ -113,6 +115,48 @@ fn main() {
         writeln!(src, "    {},", line.join(", ")).unwrap();
     }
     writeln!(src, "];").unwrap();
+    // With the `pext` feature, a second table in PEXT order: entry i of a
+    // square is the attack set for pdep(i, mask). Each square's slice has the
+    // same size and offset as its magic slice, so `Magic::offset` serves both.
+    if env::var_os("CARGO_FEATURE_PEXT").is_some() {
+        write_pext_table(&mut src);
+    }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("magics.rs");
     fs::write(out, src).unwrap();
+}
+
+fn write_pext_table(src: &mut String) {
+    let mut pext = Vec::new();
+    for dirs in [&slow::ROOK_DIRS, &slow::BISHOP_DIRS] {
+        for sq in 0..64u8 {
+            let mask = slow::relevant_mask(sq, dirs);
+            for i in 0..(1u64 << mask.count_ones()) {
+                let mut occ = 0u64;
+                let mut m = mask;
+                let mut bit = 0;
+                while m != 0 {
+                    let low = m & m.wrapping_neg();
+                    if i >> bit & 1 != 0 {
+                        occ |= low;
+                    }
+                    bit += 1;
+                    m &= m - 1;
+                }
+                pext.push(slow::ray_attacks(sq, occ, dirs));
+            }
+        }
+    }
+    // Unused unless the build targets BMI2.
+    writeln!(src, "#[allow(dead_code)]").unwrap();
+    writeln!(
+        src,
+        "pub(crate) static PEXT_ATTACKS: [u64; {}] = [",
+        pext.len()
+    )
+    .unwrap();
+    for chunk in pext.chunks(8) {
+        let line: Vec<String> = chunk.iter().map(|a| format!("{a:#x}")).collect();
+        writeln!(src, "    {},", line.join(", ")).unwrap();
+    }
+    writeln!(src, "];").unwrap();
 }
