@@ -8,9 +8,11 @@
 //! pinned piece stays on the line through its king. En passant, the one move
 //! that removes two pieces from a rank, re-tests the king directly.
 //!
-//! Moves come out per piece as a source square and a target set
-//! ([`PieceMoves`]), so the last ply of [`perft`] is a population count.
-//! Positions are small and `Copy`; [`Position::play`] is copy-make.
+//! Moves come out as sets into a [`MoveSink`]: per piece as a source square
+//! and a target set ([`PieceMoves`]), and for unpinned pawns one set per kind
+//! of move with the index step back to the source ([`PawnMoves`]), so the
+//! last ply of [`perft`] is a handful of population counts. Positions are
+//! small and `Copy`; [`Position::play`] is copy-make.
 //!
 //! ```
 //! use movegen::{perft, Position};
