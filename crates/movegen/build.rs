@@ -103,18 +103,7 @@ fn main() {
         writeln!(src, "];").unwrap();
     }
     // Unused when PEXT lookups replace it.
-    writeln!(src, "#[allow(dead_code)]").unwrap();
-    writeln!(
-        src,
-        "pub(crate) static SLIDER_ATTACKS: [u64; {}] = [",
-        all.len()
-    )
-    .unwrap();
-    for chunk in all.chunks(8) {
-        let line: Vec<String> = chunk.iter().map(|a| format!("{a:#x}")).collect();
-        writeln!(src, "    {},", line.join(", ")).unwrap();
-    }
-    writeln!(src, "];").unwrap();
+    write_table(&mut src, "SLIDER_ATTACKS", &all);
     // With the `pext` feature, a second table in PEXT order: entry i of a
     // square is the attack set for pdep(i, mask). Each square's slice has the
     // same size and offset as its magic slice, so `Magic::offset` serves both.
@@ -147,14 +136,20 @@ fn write_pext_table(src: &mut String) {
         }
     }
     // Unused unless the build targets BMI2.
+    write_table(src, "PEXT_ATTACKS", &pext);
+}
+
+/// Writes `entries` as a `static NAME: [u64; N]`, eight to a line, allowed to
+/// go unused (which of the two tables is used depends on the build).
+fn write_table(src: &mut String, name: &str, entries: &[u64]) {
     writeln!(src, "#[allow(dead_code)]").unwrap();
     writeln!(
         src,
-        "pub(crate) static PEXT_ATTACKS: [u64; {}] = [",
-        pext.len()
+        "pub(crate) static {name}: [u64; {}] = [",
+        entries.len()
     )
     .unwrap();
-    for chunk in pext.chunks(8) {
+    for chunk in entries.chunks(8) {
         let line: Vec<String> = chunk.iter().map(|a| format!("{a:#x}")).collect();
         writeln!(src, "    {},", line.join(", ")).unwrap();
     }

@@ -87,8 +87,8 @@ macro_rules! perft_module {
             impl<const HASHED: bool> Expand<'_, HASHED> {
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: crate::moves::Move) {
-                    // Copied and changed in place: returning the position
-                    // from play_piece cost a second copy.
+                    // Copied and changed in place: returning a new position
+                    // from a function cost a second copy.
                     let mut next = *self.pos;
                     next.play_in_place::<HASHED>(piece, mv);
                     // SAFETY: only reached from this module's functions, whose

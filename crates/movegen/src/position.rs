@@ -313,22 +313,17 @@ impl Position {
         let piece = self
             .piece_on(mv.from())
             .expect("a legal move starts on a square holding a piece");
-        self.play_piece::<true>(piece, mv)
+        let mut next = *self;
+        next.play_in_place::<true>(piece, mv);
+        next
     }
 
-    /// [`Position::play`] for a generator that already knows the moving piece.
+    /// Applies `mv`, made by `piece`, to this position (perft copies first).
     ///
     /// With `KEYS` false the zobrist key is left stale and an en-passant
     /// square is recorded whenever a pawn stands ready to capture, legal or
     /// not (the generator tests legality anyway): for unhashed perft, whose
     /// positions are never shown, compared or hashed.
-    #[inline(always)]
-    pub(crate) fn play_piece<const KEYS: bool>(&self, piece: Piece, mv: Move) -> Position {
-        let mut next = *self;
-        next.play_in_place::<KEYS>(piece, mv);
-        next
-    }
-
     #[inline(always)]
     pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
         let us = self.side;
