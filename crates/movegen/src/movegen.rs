@@ -110,8 +110,8 @@ const NOT_FILE_H: u64 = !Bitboard::file(File::H).0;
 #[inline(always)]
 fn pawns_attack(color: Color, pawns: u64) -> u64 {
     match color {
-        Color::White => (pawns & NOT_FILE_A) << 7 | (pawns & NOT_FILE_H) << 9,
-        Color::Black => (pawns & NOT_FILE_A) >> 9 | (pawns & NOT_FILE_H) >> 7,
+        Color::White => Pawns::<true>::up_west(pawns) | Pawns::<true>::up_east(pawns),
+        Color::Black => Pawns::<false>::up_west(pawns) | Pawns::<false>::up_east(pawns),
     }
 }
 
