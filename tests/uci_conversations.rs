@@ -249,6 +249,28 @@ fn stop_ends_infinite_search_promptly() {
 }
 
 #[test]
+fn go_right_after_stop_is_not_refused() {
+    // A client may send `go` as soon as it reads the stopped search's
+    // bestmove, or even before; the engine must queue it, not refuse it.
+    for _ in 0..5 {
+        let mut e = Engine::start();
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(30));
+        e.send("stop");
+        e.send("go depth 2");
+        let mut lines = e.until(|l| l.starts_with("bestmove "));
+        lines.extend(e.until(|l| l.starts_with("bestmove ")));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{lines:?}"
+        );
+        for line in lines.iter().filter(|l| l.starts_with("bestmove ")) {
+            assert_legal_bestmove(&line["bestmove ".len()..], &Position::startpos());
+        }
+    }
+}
+
+#[test]
 fn ponder_waits_for_ponderhit() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5");

@@ -80,9 +80,14 @@ impl Worker {
         self.busy.load(Ordering::SeqCst)
     }
 
-    /// Whether the running job (if any) ends without `stop` or `ponderhit`.
+    /// Whether the running job (if any) ends without a further command: it
+    /// was limited and is not pondering, or `stop` was already sent. A
+    /// stopped search is still busy while it prints its bestmove, and a
+    /// client may answer that bestmove with `go` before it is done.
     pub fn finite(&self) -> bool {
-        self.finite.load(Ordering::SeqCst) && !self.control.pondering.load(Ordering::SeqCst)
+        self.control.stop.load(Ordering::SeqCst)
+            || (self.finite.load(Ordering::SeqCst)
+                && !self.control.pondering.load(Ordering::SeqCst))
     }
 
     /// Waits for the running job to finish by itself.
