@@ -32,7 +32,7 @@ enum Cmd {
         /// Castling in king-takes-rook notation (Chess960).
         #[arg(long)]
         chess960: bool,
-        /// Threads to split the root moves over.
+        /// Threads to share the work (split two plies below the root).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// MiB of cached subtree counts (0: no hashing).
