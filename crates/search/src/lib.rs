@@ -18,7 +18,8 @@ pub use eval::evaluate;
 
 use movegen::{Move, MoveList, Position};
 use ordering::{History, Killers};
-use search::{Search, MATE, MATE_BOUND, MAX_PLY};
+pub use search::MAX_PLY;
+use search::{Search, MATE, MATE_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -50,6 +51,12 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
+    /// Threads to search with (the `Threads` option when the `go` was sent;
+    /// 0 counts as 1).
+    pub threads: usize,
+    /// Best lines to report per depth (the `MultiPV` option when the `go`
+    /// was sent; 0 counts as 1).
+    pub multipv: usize,
 }
 
 /// Flags the protocol thread uses to steer a running search.
@@ -80,6 +87,8 @@ pub enum Score {
 /// What the search reports after each completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// Rank of this line among the best lines (1 is the best; see `multipv`).
+    pub multipv: u32,
     /// Nominal depth completed.
     pub depth: u32,
     /// Deepest ply reached (with quiescence and extensions).
@@ -219,6 +228,7 @@ fn deepen(
             result.ponder = (s.pv_len[0] > 1).then(|| s.pv[0][1]);
         }
         let info = SearchInfo {
+            multipv: 1,
             depth,
             seldepth: s.seldepth as u32,
             score: to_score(score),
