@@ -152,36 +152,48 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 /// TLB misses and first-touch page faults (perft 7 from the start position
 /// took 10.7 s with 2 GiB against 2.1 s with 64 MiB before).
 pub struct PerftHash {
-    buckets: Vec<Bucket>,
+    /// Zeroed words, one bucket more than needed, so that `len` buckets of
+    /// eight words can start at `first` on a 64-byte boundary.
+    words: Vec<AtomicU64>,
+    first: usize,
+    len: usize,
 }
 
 /// Four entries of (key ^ data, data): one cache line.
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket([AtomicU64; 8]);
+const BUCKET_WORDS: usize = 8;
+const BUCKET_BYTES: usize = BUCKET_WORDS * 8;
 
 const DEPTH_BITS: u32 = 8;
 const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
 impl PerftHash {
-    /// A table of about `mb` MiB (at least one bucket), filled at once so
-    /// that perft's own time does not include first-touch page faults. A size
-    /// the machine cannot give is halved until it can, rather than aborting.
+    /// A table of about `mb` MiB (at least one bucket), ready at once: the
+    /// memory is zeroed by the OS page by page on first use, not filled here.
+    /// A size the machine cannot give is halved until it can, rather than
+    /// aborting.
     pub fn new(mb: usize) -> PerftHash {
-        let mut n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        while n > 1 && buckets.try_reserve_exact(n).is_err() {
-            n /= 2;
-        }
+        let mut len = (mb.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let words = loop {
+            match zeroed_words((len + 1) * BUCKET_WORDS) {
+                Some(words) => break words,
+                None if len > 1 => len /= 2,
+                None => break (0..2 * BUCKET_WORDS).map(|_| AtomicU64::new(0)).collect(),
+            }
+        };
+        let first = (words.as_ptr() as usize).next_multiple_of(BUCKET_BYTES);
+        let first = (first - words.as_ptr() as usize) / 8;
         // The advice must come before the pages are first touched.
-        advise_huge_pages(buckets.as_mut_ptr(), n * std::mem::size_of::<Bucket>());
-        buckets.resize_with(n, Bucket::default);
-        PerftHash { buckets }
+        advise_huge_pages(words[first..].as_ptr(), len * BUCKET_BYTES);
+        PerftHash { words, first, len }
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &[AtomicU64; 8] {
-        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize].0
+    fn bucket(&self, key: u64) -> &[AtomicU64; BUCKET_WORDS] {
+        let index = ((key as u128 * self.len as u128) >> 64) as usize;
+        let at = self.first + index * BUCKET_WORDS;
+        self.words[at..at + BUCKET_WORDS]
+            .try_into()
+            .expect("a bucket is eight words")
     }
 
     #[inline(always)]
@@ -211,11 +223,30 @@ impl PerftHash {
     }
 }
 
+/// `n` zeroed words that are not touched here: the allocator takes large
+/// blocks straight from the OS, whose pages read as zero until written.
+/// `None` if the allocator cannot give them. (Words rather than 64-byte
+/// aligned buckets: std zeroes over-aligned blocks itself, page by page.)
+fn zeroed_words(n: usize) -> Option<Vec<AtomicU64>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `n`
+    // words, and zero bytes are a valid `AtomicU64`.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 /// Asks Linux to back `len` bytes at `ptr` (not yet touched) with transparent
 /// huge pages where the system allows it (`madvise` mode). Only advice: any
 /// failure leaves ordinary pages.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages<T>(ptr: *mut T, len: usize) {
+fn advise_huge_pages<T>(ptr: *const T, len: usize) {
     const HUGE_PAGE: usize = 2 << 20;
     const MADV_HUGEPAGE: i32 = 14;
     extern "C" {
@@ -234,7 +265,7 @@ fn advise_huge_pages<T>(ptr: *mut T, len: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages<T>(_ptr: *mut T, _len: usize) {}
+fn advise_huge_pages<T>(_ptr: *const T, _len: usize) {}
 
 /// Perft with subtree counts cached in `hash` (the CPU dispatch of [`perft`]).
 pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
