@@ -1,146 +1,11 @@
 //! Scripted UCI conversations with the real engine binary.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+#[path = "support/uci_engine.rs"]
+mod uci_engine;
 
 use movegen::Position;
-
-/// A running engine process and its output lines.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-const PATIENCE: Duration = Duration::from_secs(20);
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine binary starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        self.send_bytes(format!("{text}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        self.until_within(PATIENCE, done)
-            .unwrap_or_else(|got| panic!("timed out; got {got:?}"))
-    }
-
-    fn until_within(
-        &mut self,
-        limit: Duration,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<Vec<String>, Vec<String>> {
-        let deadline = Instant::now() + limit;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    got.push(line);
-                    if stop {
-                        return Ok(got);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return Err(got),
-            }
-        }
-    }
-
-    /// Sends `isready` and checks `readyok` comes back, returning what came before.
-    fn ready(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// `go perft depth` output, checked for Stockfish's exact layout.
-    fn perft(&mut self, depth: u32) -> (Vec<(String, u64)>, u64) {
-        self.send(&format!("go perft {depth}"));
-        let lines = self.until(|l| l.starts_with("Nodes searched: "));
-        let blank = self.lines.recv_timeout(PATIENCE).unwrap();
-        assert_eq!(blank, "", "an empty line follows the total");
-        let (moves, tail) = lines.split_at(lines.len() - 2);
-        assert_eq!(tail[0], "", "an empty line precedes the total");
-        let total: u64 = tail[1]["Nodes searched: ".len()..].parse().unwrap();
-        let moves = moves
-            .iter()
-            .map(|l| {
-                let (mv, n) = l
-                    .split_once(": ")
-                    .unwrap_or_else(|| panic!("bad line {l:?}"));
-                (mv.to_string(), n.parse().unwrap())
-            })
-            .collect();
-        (moves, total)
-    }
-
-    fn bestmove(&mut self) -> String {
-        let lines = self.until(|l| l.starts_with("bestmove "));
-        lines.last().unwrap()["bestmove ".len()..].to_string()
-    }
-
-    fn wait_exit(&mut self, limit: Duration) -> bool {
-        let deadline = Instant::now() + limit;
-        while Instant::now() < deadline {
-            if self.child.try_wait().unwrap().is_some() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        false
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The move of a `bestmove` answer, checked legal in `pos`.
-fn assert_legal_bestmove(answer: &str, pos: &Position) {
-    let mv = answer.split_whitespace().next().unwrap();
-    assert!(
-        pos.parse_uci_move(mv, false).is_ok(),
-        "bestmove {answer} is not legal in {pos}"
-    );
-}
+use std::time::{Duration, Instant};
+use uci_engine::{assert_legal_bestmove, Engine};
 
 #[test]
 fn handshake_lists_options_then_uciok() {
@@ -347,22 +212,22 @@ const BAD_INPUTS: &[&str] = &[
     "go perft -3",
     "go perft many",
     "go perft",
-    "go depth",
-    "go depth x",
-    "go wtime abc",
-    "go sideways",
-    "go searchmoves e2e5",
+    "go perft 65",
+    "go perft depth 3",
     "setoption",
     "setoption name",
     "setoption name Hash value lots",
     "setoption name Hash",
     "setoption name NoSuchOption value 1",
     "setoption name UCI_Chess960 value maybe",
+    "setoption name MultiPV value two",
+    "setoption name Threads",
     "setoption Hash 16",
     "debug sometimes",
     "d now",
     "bench 0",
     "bench 1 2",
+    "bench deep",
     "\u{fffd}\u{fffd}\u{fffd}",
     "moves e2e4",
     "e2e4",
@@ -463,4 +328,218 @@ fn chess960_castling_in_king_takes_rook_notation() {
     let errors = e.ready();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].starts_with("info string error: "));
+}
+
+/// The lines that start with `prefix`.
+fn starting<'a>(lines: &'a [String], prefix: &str) -> Vec<&'a String> {
+    lines.iter().filter(|l| l.starts_with(prefix)).collect()
+}
+
+#[test]
+fn go_during_a_search_is_queued_and_isready_answers_at_once() {
+    let mut e = Engine::start();
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    e.send("position startpos");
+    e.send("go depth 40");
+    // `position` during a job applies to the next job, not the running one.
+    e.send(&format!("position fen {kiwipete}"));
+    e.send("go depth 1");
+    e.send("stop");
+    let start = Instant::now();
+    e.send("isready");
+    let mut lines = e.until(|l| l == "readyok");
+    let readyok = start.elapsed();
+    eprintln!("isready during a search (and a queued one): readyok after {readyok:?}");
+    assert!(readyok < Duration::from_secs(1), "{readyok:?}");
+    // A job sent after the stop is untouched: it reaches its depth.
+    e.send("go depth 3");
+    while starting(&lines, "bestmove ").len() < 3 {
+        lines.extend(e.until(|l| l.starts_with("bestmove ")));
+    }
+    let best = starting(&lines, "bestmove ");
+    assert_eq!(best.len(), 3, "{lines:?}");
+    assert_legal_bestmove(&best[0]["bestmove ".len()..], &Position::startpos());
+    let kiwi = Position::from_fen(kiwipete).unwrap();
+    assert_legal_bestmove(&best[1]["bestmove ".len()..], &kiwi);
+    assert_legal_bestmove(&best[2]["bestmove ".len()..], &kiwi);
+    let last_job = lines.iter().rposition(|l| l == best[1]).unwrap();
+    assert!(
+        lines[last_job..]
+            .iter()
+            .any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    assert!(starting(&lines, "info string").is_empty(), "{lines:?}");
+    assert!(e.ready().is_empty());
+}
+
+#[test]
+fn go_with_words_we_do_not_know_warns_and_searches() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 2 foo bar");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    let warnings = starting(&lines, "info string warning: ");
+    assert_eq!(warnings.len(), 1, "{lines:?}");
+    assert!(warnings[0].contains("'foo'") && warnings[0].contains("'bar'"));
+    assert!(starting(&lines, "info string error").is_empty());
+    assert!(starting(&lines, "info depth 2 ").len() == 1, "{lines:?}");
+    assert_legal_bestmove(
+        &lines.last().unwrap()["bestmove ".len()..],
+        &Position::startpos(),
+    );
+    // Each of these warns once and searches (stopped, since some are unlimited).
+    for go in [
+        "go sideways",
+        "go depth",
+        "go depth x",
+        "go wtime abc btime 100",
+        "go searchmoves e2e5",
+        "go searchmoves e2e5 d2d4 movetime 10",
+        "go nodes -x depth 1",
+    ] {
+        e.send(go);
+        e.send("stop");
+        let lines = e.until(|l| l.starts_with("bestmove "));
+        assert_eq!(starting(&lines, "info string").len(), 1, "{go}: {lines:?}");
+        assert_eq!(starting(&lines, "info string warning: ").len(), 1);
+        assert_legal_bestmove(
+            &lines.last().unwrap()["bestmove ".len()..],
+            &Position::startpos(),
+        );
+        assert!(e.ready().is_empty(), "{go}: one bestmove only");
+    }
+}
+
+#[test]
+fn huge_hash_is_capped_and_ready_at_once() {
+    let mut e = Engine::start();
+    for (option, value) in [
+        ("Hash", "999999999"),
+        ("Hash", "65536"),
+        ("Perft Hash", "999999999"),
+    ] {
+        let start = Instant::now();
+        e.send(&format!("setoption name {option} value {value}"));
+        e.send("isready");
+        let lines = e.until(|l| l == "readyok");
+        eprintln!(
+            "setoption name {option} value {value}: readyok after {:?}",
+            start.elapsed()
+        );
+        assert!(start.elapsed() < Duration::from_secs(1), "{lines:?}");
+        assert!(lines.len() <= 2, "{lines:?}");
+        if value == "999999999" {
+            assert_eq!(lines.len(), 2, "{lines:?}");
+            assert!(
+                lines[0].starts_with(&format!("info string {option} 999999999 is out of range"))
+            );
+            assert!(!lines[0].contains("error"));
+        }
+        // The next job runs on the new table without a long fill first.
+        let start = Instant::now();
+        e.send("position startpos");
+        if option == "Hash" {
+            e.send("go depth 4");
+            assert_legal_bestmove(&e.bestmove(), &Position::startpos());
+        } else {
+            assert_eq!(e.perft(4).1, 197_281);
+        }
+        eprintln!("  first job after it done in {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn bench_runs_on_the_worker_and_stops() {
+    let mut e = Engine::start();
+    e.send("bench 6");
+    let start = Instant::now();
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(start.elapsed() < Duration::from_secs(1));
+    assert!(lines.len() == 1, "readyok came after the bench: {lines:?}");
+    let summary = e.until(|l| l.ends_with(" nps"));
+    assert!(summary.last().unwrap().contains(" nodes "), "{summary:?}");
+    // A long bench is stopped like any job, and the next job runs.
+    e.send("bench 25");
+    e.send("stop");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    assert_eq!(
+        starting(&lines, "info string bench stopped").len(),
+        1,
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn stop_during_perft_says_so_and_gives_no_count() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    eprintln!("isready during perft: readyok after {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(1));
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("info string"));
+    eprintln!("stop during perft: answer after {:?}", start.elapsed());
+    assert_eq!(lines, ["info string perft stopped"]);
+    assert!(start.elapsed() < Duration::from_secs(1));
+    // The next perft is untouched and right.
+    assert_eq!(e.perft(3).1, 8_902);
+}
+
+#[test]
+fn quit_during_perft_exits_quickly() {
+    for close in [false, true] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send("go perft 9");
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        if close {
+            e.stdin = None;
+        } else {
+            e.send("quit");
+        }
+        assert!(e.wait_exit(Duration::from_millis(1000)));
+        eprintln!(
+            "exit during perft (end of input: {close}) after {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn an_overlong_line_is_dropped_whole() {
+    let mut e = Engine::start();
+    // 1.5 MiB of padding, then a word that must not be read as a command.
+    let mut line = vec![b' '; 3 << 19];
+    line.extend_from_slice(b"uci\n");
+    e.send_bytes(&line);
+    let before = e.ready();
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(before[0].starts_with("info string error: line longer than"));
+    e.send("position startpos moves e2e4");
+    assert_eq!(e.perft(1).1, 20);
+}
+
+#[test]
+fn search_info_lines_carry_multipv() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    let infos = starting(&lines, "info depth ");
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    assert!(
+        infos.iter().all(|l| l.contains(" multipv 1 score ")),
+        "{infos:?}"
+    );
 }
