@@ -72,7 +72,7 @@ mod tests {
     #[test]
     fn an_overlong_line_is_dropped_whole() {
         let mut input = b"isready\n".to_vec();
-        input.extend(std::iter::repeat(b' ').take(100));
+        input.extend(std::iter::repeat_n(b' ', 100));
         input.extend(b"uci\nstop\n\nlast");
         assert_eq!(
             lines(input, 50),

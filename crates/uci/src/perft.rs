@@ -53,17 +53,14 @@ pub fn divide(
     let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let abandoned = AtomicBool::new(false);
-    let work = || loop {
-        let Some((i, task, left)) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
-            break;
-        };
-        match count(task, *left, hash, stop) {
-            Some(n) => counts[*i].fetch_add(n, Ordering::Relaxed),
-            None => {
+    let work = || {
+        while let Some((i, task, left)) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let Some(n) = count(task, *left, hash, stop) else {
                 abandoned.store(true, Ordering::Relaxed);
                 break;
-            }
-        };
+            };
+            counts[*i].fetch_add(n, Ordering::Relaxed);
+        }
     };
     let threads = threads.clamp(1, tasks.len().max(1));
     if threads == 1 {

@@ -64,7 +64,7 @@ struct Job {
 
 /// What the worker thread is sent, in order.
 enum Task {
-    Job(Job),
+    Job(Box<Job>),
     /// Replace the transposition table by one of this many MiB.
     Resize(usize),
     /// Forget what was learnt (`ucinewgame`, `Clear Hash`).
@@ -123,12 +123,12 @@ impl Worker {
             control: control.clone(),
             wake,
         });
-        self.send(Task::Job(Job {
+        self.send(Task::Job(Box::new(Job {
             id,
             kind,
             control,
             wake: wake_rx,
-        }));
+        })));
     }
 
     /// Queues a resize of the transposition table.
@@ -200,13 +200,13 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
 }
 
 /// Runs one job; a panic inside it is reported and the engine goes on.
-fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
+fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
     let Job {
         kind,
         control,
         wake,
         ..
-    } = job;
+    } = *job;
     match kind {
         JobKind::Search(s) => {
             let chess960 = s.chess960;
@@ -374,7 +374,7 @@ mod tests {
         let kinds: Vec<&str> = text
             .lines()
             .filter(|l| !l.starts_with("info depth"))
-            .filter(|l| !l.split_once(": ").is_some_and(|(mv, _)| mv.len() <= 5))
+            .filter(|l| l.split_once(": ").is_none_or(|(mv, _)| mv.len() > 5))
             .collect();
         assert_eq!(kinds.len(), 6, "{text}");
         assert!(kinds[0].starts_with("bestmove "));
