@@ -177,11 +177,6 @@ impl Engine {
         self.worker.submit(JobKind::Bench(depth), false);
     }
 
-    /// Jobs sent and not yet ended (as far as this thread has heard).
-    pub fn pending_jobs(&mut self) -> usize {
-        self.worker.pending()
-    }
-
     /// Stops every job, for shutdown; does not wait for them.
     pub fn shutdown(&mut self) {
         self.worker.stop_all();

@@ -159,12 +159,6 @@ impl Worker {
         }
     }
 
-    /// Jobs sent and not yet reported ended.
-    pub fn pending(&mut self) -> usize {
-        self.forget_ended();
-        self.sent.len()
-    }
-
     /// Drops the handles of jobs the worker reported ended; never waits.
     fn forget_ended(&mut self) {
         for id in self.ended.try_iter() {
