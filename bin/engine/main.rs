@@ -75,8 +75,8 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let start = Instant::now();
     let nodes = if args.divide {
         let div = movegen::divide_with(&pos, args.depth, args.threads, hash.as_ref());
-        for (mv, n) in &div {
-            println!("{}: {n}", mv.to_uci(args.chess960));
+        for line in uci::divide_lines(&div, args.chess960) {
+            println!("{line}");
         }
         println!();
         div.iter().map(|d| d.1).sum()

@@ -5,8 +5,8 @@ use movegen::Move;
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
-    /// The exact score.
-    Exact,
+    /// The exact score (0, so that zeroed memory holds valid entries).
+    Exact = 0,
     /// At least this (a beta cutoff).
     Lower,
     /// At most this (no move raised alpha).
@@ -44,28 +44,34 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (at least one entry).
+    /// A table of about `mb` MiB (at least one entry), ready at once: its
+    /// memory is zeroed by the OS page by page on first use, not filled here.
     pub fn new(mb: usize) -> Table {
-        let wanted = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let mut entries = Vec::new();
+        let wanted = ((mb.max(1) << 20) / std::mem::size_of::<Entry>()).max(1);
         // A size the machine cannot give is halved until it can, rather than aborting.
         let mut n = wanted;
-        while n > 1 && entries.try_reserve_exact(n).is_err() {
-            n /= 2;
-        }
+        let entries = loop {
+            match zeroed_entries(n) {
+                Some(entries) => break entries,
+                None if n > 1 => n /= 2,
+                None => break vec![EMPTY],
+            }
+        };
         if n < wanted {
-            log::warn!("hash: could not allocate {mb} MiB; using {} entries", n);
+            log::warn!("hash: could not allocate {mb} MiB; using {n} entries");
         }
-        entries.resize(n.max(1), EMPTY);
         Table {
             entries,
             generation: 0,
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry: fresh zeroed memory rather than a fill, so that
+    /// clearing a large table costs no time until its pages are used.
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        let n = self.entries.len();
+        self.entries = Vec::new();
+        self.entries = zeroed_entries(n).unwrap_or_else(|| vec![EMPTY; n]);
         self.generation = 0;
     }
 
@@ -123,6 +129,25 @@ impl Table {
     }
 }
 
+/// `n` empty entries in zeroed memory that is not touched here: the
+/// allocator takes large blocks straight from the OS, whose pages read as
+/// zero until written. `None` if the allocator cannot give them.
+fn zeroed_entries(n: usize) -> Option<Vec<Entry>> {
+    let layout = std::alloc::Layout::array::<Entry>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Entry>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `n`
+    // entries, and all-zero bytes are a valid entry (key 0 marks it empty;
+    // `Move::NULL` and `Bound::Exact` are 0; the rest are integers).
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +165,17 @@ mod tests {
         );
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_fresh_or_cleared_table_is_empty() {
+        let mut t = Table::new(1);
+        assert!((0..10_000u64).all(|k| t.probe(k.wrapping_mul(0x9E37_79B9)).is_none()));
+        assert_eq!(t.hashfull(), 0);
+        t.store(7, Move::from_bits(0x1234), 1, 1, Bound::Exact);
+        t.clear();
+        assert!(t.probe(7).is_none());
+        assert_eq!(t.entries.len(), (1 << 20) / 16);
     }
 
     #[test]

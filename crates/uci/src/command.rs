@@ -4,6 +4,7 @@
 //! parsed by our own code; the other standard commands go through
 //! `vampirc_uci::parse_one`; `d`, `bench` and `go perft` are our extensions.
 
+use std::fmt;
 use vampirc_uci::UciMessage;
 
 /// A command from the GUI, parsed as far as it can be without engine state.
@@ -40,11 +41,50 @@ pub enum Command {
     Bench(Option<String>),
     /// `register ...`: nothing to register.
     Register,
-    /// A line that is not a command; the message says why.
-    Invalid(String),
+    /// A line that is not a command, and why.
+    Invalid(CommandError),
     /// A blank line.
     Empty,
 }
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The first word is no command we know (clipped for display).
+    Unknown(String),
+    /// A command that takes no arguments was given some.
+    NoArguments(String),
+    /// `debug` without `on` or `off`.
+    Debug,
+    /// `setoption` not followed by `name`.
+    SetOptionName,
+    /// `setoption name` with no name before `value`.
+    SetOptionNoName,
+    /// `bench` with more than one argument.
+    BenchArguments,
+    /// A line longer than the input limit (in bytes), dropped whole.
+    TooLong(usize),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(word) => write!(f, "unknown command '{word}'"),
+            CommandError::NoArguments(word) => write!(f, "{word}: takes no arguments"),
+            CommandError::Debug => f.write_str("debug: expected 'on' or 'off'"),
+            CommandError::SetOptionName => f.write_str("setoption: expected 'name'"),
+            CommandError::SetOptionNoName => f.write_str("setoption: the option name is missing"),
+            CommandError::BenchArguments => {
+                f.write_str("bench: expected at most one argument (the depth)")
+            }
+            CommandError::TooLong(limit) => {
+                write!(f, "line longer than {limit} bytes ignored")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
 
 /// Parses one line of input.
 pub fn parse_line(line: &str) -> Command {
@@ -59,12 +99,12 @@ pub fn parse_line(line: &str) -> Command {
         "setoption" => parse_setoption(rest),
         "d" => no_arguments(first, rest, Command::Display),
         "bench" if rest.len() <= 1 => Command::Bench(rest.first().map(|s| s.to_string())),
-        "bench" => Command::Invalid("bench: expected at most one argument (the depth)".into()),
+        "bench" => Command::Invalid(CommandError::BenchArguments),
         "register" => Command::Register,
         "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" | "debug" => {
             simple(first, &tokens.join(" "))
         }
-        _ => Command::Invalid(format!("unknown command '{}'", clip(first))),
+        _ => Command::Invalid(CommandError::Unknown(clip(first))),
     }
 }
 
@@ -72,7 +112,7 @@ fn no_arguments(word: &str, rest: &[&str], cmd: Command) -> Command {
     if rest.is_empty() {
         cmd
     } else {
-        Command::Invalid(format!("{word}: takes no arguments"))
+        Command::Invalid(CommandError::NoArguments(word.to_string()))
     }
 }
 
@@ -86,21 +126,21 @@ fn simple(word: &str, line: &str) -> Command {
         UciMessage::PonderHit => Command::PonderHit,
         UciMessage::Quit => Command::Quit,
         UciMessage::Debug(on) => Command::Debug(on),
-        _ if word == "debug" => Command::Invalid("debug: expected 'on' or 'off'".into()),
-        _ => Command::Invalid(format!("{word}: takes no arguments")),
+        _ if word == "debug" => Command::Invalid(CommandError::Debug),
+        _ => Command::Invalid(CommandError::NoArguments(word.to_string())),
     }
 }
 
 /// `setoption name <words> [value <words>]`: names may contain spaces.
 fn parse_setoption(rest: &[&str]) -> Command {
     if rest.first() != Some(&"name") {
-        return Command::Invalid("setoption: expected 'name'".into());
+        return Command::Invalid(CommandError::SetOptionName);
     }
     let value_at = rest.iter().position(|&t| t == "value");
     let name_end = value_at.unwrap_or(rest.len());
     let name = rest[1..name_end].join(" ");
     if name.is_empty() {
-        return Command::Invalid("setoption: the option name is missing".into());
+        return Command::Invalid(CommandError::SetOptionNoName);
     }
     let value = value_at.map(|v| rest[v + 1..].join(" "));
     Command::SetOption { name, value }
@@ -131,10 +171,16 @@ mod tests {
             parse_line("position  startpos   moves  e2e4"),
             Command::Position(vec!["startpos".into(), "moves".into(), "e2e4".into()])
         );
-        assert!(matches!(parse_line("xboard"), Command::Invalid(m) if m.contains("xboard")));
+        assert_eq!(
+            parse_line("xboard"),
+            Command::Invalid(CommandError::Unknown("xboard".into()))
+        );
         // vampirc-uci reads the command word and ignores trailing words, as Stockfish does.
         assert_eq!(parse_line("isready now"), Command::IsReady);
-        assert!(matches!(parse_line("debug maybe"), Command::Invalid(_)));
+        assert_eq!(
+            parse_line("debug maybe"),
+            Command::Invalid(CommandError::Debug)
+        );
     }
 
     #[test]
@@ -153,14 +199,14 @@ mod tests {
                 value: Some("100".into())
             }
         );
-        assert!(matches!(
+        assert_eq!(
             parse_line("setoption Hash 5"),
-            Command::Invalid(_)
-        ));
-        assert!(matches!(
+            Command::Invalid(CommandError::SetOptionName)
+        );
+        assert_eq!(
             parse_line("setoption name value 5"),
-            Command::Invalid(_)
-        ));
+            Command::Invalid(CommandError::SetOptionNoName)
+        );
     }
 
     #[test]

@@ -1,21 +1,22 @@
-//! The protocol state machine: one command in, protocol lines out.
+//! The protocol state machine: one command in, protocol lines out, work
+//! handed to the worker. Nothing here waits for a job.
 
-use crate::command::{clip, Command};
+use crate::command::Command;
 use crate::display::describe;
 use crate::go::parse_go;
 use crate::options::{option_lines, OptionChange, Options};
 use crate::output::Output;
-use crate::worker::{Job, SearchJob, Worker};
+use crate::position::parse_position;
+use crate::report::bench_summary;
+use crate::worker::{JobKind, PerftJob, SearchJob, Worker};
 use movegen::Position;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-/// Runs `search::bench` (at its default depth if `None`) and gives its
-/// summary line, `<nodes> nodes <nps> nps`.
+/// Runs `search::bench` (at its default depth if `None`) on this thread and
+/// gives its summary line, `<nodes> nodes <nps> nps`.
 pub fn bench_line(depth: Option<u32>) -> String {
     let (nodes, elapsed) = search::bench(depth.unwrap_or(search::BENCH_DEPTH));
-    let nps = nodes as u128 * 1000 / elapsed.as_millis().max(1);
-    format!("{nodes} nodes {nps} nps")
+    bench_summary(nodes, elapsed)
 }
 
 /// Whether the loop goes on after a command.
@@ -27,11 +28,9 @@ pub enum Flow {
     Quit,
 }
 
-/// How long `quit` and option changes wait for a running search to stop.
-const STOP_PATIENCE: Duration = Duration::from_secs(5);
-
 /// The engine as the GUI sees it: options, the current position and its game
-/// history, and the search thread.
+/// history, and the handle to the worker thread. Every job takes a copy of
+/// the position and options as they are when it is sent.
 pub struct Engine {
     out: Output,
     options: Options,
@@ -55,14 +54,13 @@ impl Engine {
         }
     }
 
-    /// Handles one command.
+    /// Handles one command; never waits for a job.
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Uci => self.uci(),
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
-                self.settle();
-                self.worker.run_and_wait(Job::Clear);
+                self.worker.clear();
                 self.position = Position::startpos();
                 self.history.clear();
             }
@@ -72,10 +70,10 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(tokens) => self.set_position(&tokens),
             Command::Go(tokens) => self.go(&tokens),
-            Command::Stop => self.worker.control.stop.store(true, Ordering::SeqCst),
-            Command::PonderHit => self.worker.control.pondering.store(false, Ordering::SeqCst),
+            Command::Stop => self.worker.stop_all(),
+            Command::PonderHit => self.worker.ponderhit(),
             Command::Quit => {
-                self.worker.stop_and_wait(Duration::from_millis(500));
+                self.worker.stop_all();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -85,7 +83,7 @@ impl Engine {
             }
             Command::Bench(depth) => self.bench(depth.as_deref()),
             Command::Register => self.out.info("no registration is needed"),
-            Command::Invalid(msg) => self.out.error(&msg),
+            Command::Invalid(e) => self.out.error(&e.to_string()),
             Command::Empty => {}
         }
         Flow::Continue
@@ -101,13 +99,6 @@ impl Engine {
         self.out.line("uciok");
     }
 
-    /// Stops a running search before a change that needs the search thread.
-    fn settle(&self) {
-        if self.worker.busy() {
-            self.worker.stop_and_wait(STOP_PATIENCE);
-        }
-    }
-
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let mut notes = Vec::new();
         match self.options.set(name, value, &mut notes) {
@@ -116,120 +107,78 @@ impl Engine {
                     self.out.info(&note);
                 }
                 match change {
-                    OptionChange::Hash(mb) => {
-                        self.settle();
-                        self.worker.run_and_wait(|ack| Job::Resize(mb, ack));
-                    }
-                    OptionChange::ClearHash => {
-                        self.settle();
-                        self.worker.run_and_wait(Job::Clear);
-                    }
+                    OptionChange::Hash(mb) => self.worker.resize(mb),
+                    OptionChange::ClearHash => self.worker.clear(),
                     OptionChange::Plain => {}
                 }
             }
-            Err(msg) => self.out.error(&msg),
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 
-    /// `position startpos|fen <fen> [moves <m>...]`; all or nothing.
+    /// `position ...`; all or nothing.
     fn set_position(&mut self, tokens: &[String]) {
-        match self.parse_position(tokens) {
+        match parse_position(tokens, self.options.chess960) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
             }
-            Err(msg) => self
+            Err(e) => self
                 .out
-                .error(&format!("position: {msg}; position unchanged")),
+                .error(&format!("position: {e}; position unchanged")),
         }
-    }
-
-    fn parse_position(&self, tokens: &[String]) -> Result<(Position, Vec<u64>), String> {
-        let moves_at = tokens.iter().position(|t| t == "moves");
-        let setup = &tokens[..moves_at.unwrap_or(tokens.len())];
-        let mut pos = match setup.split_first() {
-            Some((kind, rest)) if kind == "startpos" && rest.is_empty() => Position::startpos(),
-            Some((kind, _)) if kind == "startpos" => {
-                return Err("unexpected text after 'startpos' (missing 'moves'?)".into())
-            }
-            Some((kind, fen)) if kind == "fen" => {
-                Position::from_fen(&fen.join(" ")).map_err(|e| format!("invalid FEN: {e}"))?
-            }
-            Some((other, _)) => {
-                return Err(format!(
-                    "expected 'startpos' or 'fen', got '{}'",
-                    clip(other)
-                ))
-            }
-            None => return Err("expected 'startpos' or 'fen'".into()),
-        };
-        let mut history = Vec::new();
-        let moves = moves_at.map_or(&[][..], |m| &tokens[m + 1..]);
-        for (i, text) in moves.iter().enumerate() {
-            let mv = pos
-                .parse_uci_move(text, self.options.chess960)
-                .map_err(|e| format!("move {} '{}' is {e}", i + 1, clip(text)))?;
-            history.push(pos.key());
-            pos = pos.play(mv);
-        }
-        Ok((pos, history))
     }
 
     fn go(&mut self, tokens: &[String]) {
-        if self.worker.busy() {
-            if !self.worker.finite() {
-                return self.out.error("go: already searching; send 'stop' first");
-            }
-            // A perft or a limited search ends by itself: queue behind it, as
-            // scripts that pipe several `go` commands expect.
-            self.worker.wait();
-        }
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let mut req = match parse_go(&tokens, &self.position, self.options.chess960) {
             Ok(req) => req,
-            Err(msg) => return self.out.error(&msg),
+            Err(e) => return self.out.error(&e.to_string()),
         };
+        if !req.warnings.is_empty() {
+            let text: Vec<String> = req.warnings.iter().map(|w| w.to_string()).collect();
+            let text = format!("go: {}", text.join("; "));
+            log::warn!("{text}");
+            self.out.info(&format!("warning: {text}"));
+        }
         let chess960 = self.options.chess960;
         if let Some(depth) = req.perft {
-            let job = Job::Perft {
+            let job = PerftJob {
                 pos: self.position,
                 depth,
                 threads: self.options.threads,
                 hash_mb: self.options.perft_hash_mb,
                 chess960,
             };
-            return self.worker.run(job, false);
+            return self.worker.submit(JobKind::Perft(job), false);
         }
         req.limits.move_overhead = Duration::from_millis(self.options.move_overhead_ms);
+        req.limits.threads = self.options.threads;
+        req.limits.multipv = self.options.multipv;
         let job = SearchJob {
             root: self.position,
             history: self.history.clone(),
             limits: req.limits,
             chess960,
         };
-        self.worker.run(Job::Search(job), req.ponder);
+        self.worker.submit(JobKind::Search(job), req.ponder);
     }
 
     fn bench(&mut self, depth: Option<&str>) {
         let depth = match depth.map(str::parse::<u32>) {
-            None => None,
-            Some(Ok(d)) if (1..=30).contains(&d) => Some(d),
+            None => search::BENCH_DEPTH,
+            Some(Ok(d)) if (1..=30).contains(&d) => d,
             Some(_) => {
                 return self
                     .out
                     .error("bench: the depth must be a number from 1 to 30")
             }
         };
-        if self.worker.busy() {
-            return self
-                .out
-                .error("bench: a search is running; send 'stop' first");
-        }
-        self.out.line(&bench_line(depth));
+        self.worker.submit(JobKind::Bench(depth), false);
     }
 
-    /// Stops any running search, for shutdown.
-    pub fn shutdown(&self) {
-        self.worker.stop_and_wait(Duration::from_millis(500));
+    /// Stops every job, for shutdown; does not wait for them.
+    pub fn shutdown(&mut self) {
+        self.worker.stop_all();
     }
 }

@@ -1,60 +1,63 @@
 //! The UCI protocol loop.
 //!
-//! Three threads: an input thread reads lines and turns each into a
-//! [`Command`] sent on a crossbeam channel; the protocol thread (the caller of
-//! [`run`]) owns the engine state and answers at once, `isready` included;
-//! the search thread runs `go` on an owned copy of the position and polls a
-//! stop flag, so `stop` and `quit` never wait behind a queued message.
-//! Bad input is answered with one `info string error: ...` line and changes
-//! nothing; only the end of input means quit.
+//! Three threads. The input thread reads lines and turns each into a
+//! [`Command`] sent on a channel. The protocol thread (the caller of [`run`])
+//! owns the engine state, answers at once (`isready` included) and hands out
+//! work; it never waits for a job. The worker thread runs jobs (searches,
+//! perfts, benches) one at a time in the order they were sent; each job owns
+//! its stop flag, so `stop` ends exactly the jobs sent before it, and each
+//! job's end is reported on a channel. Bad input is answered with one
+//! `info string error: ...` line and changes nothing; only the end of input
+//! means quit.
 #![deny(missing_docs)]
 
 mod command;
 mod display;
 mod engine;
 mod go;
+mod input;
 mod options;
 mod output;
+mod perft;
+mod position;
+mod report;
 mod worker;
 
-pub use command::{parse_line, Command};
+pub use command::{parse_line, Command, CommandError};
 pub use display::describe;
 pub use engine::{bench_line, Engine, Flow};
-pub use go::{parse_go, GoRequest};
-pub use options::Options;
+pub use go::{parse_go, GoError, GoRequest, GoWarning, MAX_DEPTH};
+pub use input::{read_line, Line};
+pub use options::{memory_cap_mb, OptionError, Options};
 pub use output::Output;
+pub use position::{parse_position, PositionError};
+pub use report::{bench_summary, bestmove_line, divide_lines, info_line, perft_lines};
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::thread;
 
-/// Longest line we keep (longer ones are cut there); a FEN with thousands of
-/// moves fits easily.
-const MAX_LINE: usize = 1 << 20;
+/// Longest line we read (longer ones are dropped whole); a FEN with
+/// thousands of moves fits easily.
+pub const MAX_LINE: usize = 1 << 20;
 
-/// Runs the protocol on `input` until `quit` or the end of input.
+/// Runs the protocol on `input` until `quit` or the end of input. Returns
+/// at once then, without waiting for a running job: the caller exits.
 pub fn run(input: impl Read + Send + 'static, out: Output) {
     let (tx, rx) = crossbeam_channel::unbounded();
     thread::Builder::new()
         .name("input".into())
         .spawn(move || {
             let mut reader = BufReader::new(input);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader
-                    .by_ref()
-                    .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        // Invalid UTF-8 becomes U+FFFD and then an unknown command.
-                        let line = String::from_utf8_lossy(&buf);
-                        log::debug!("<< {}", line.trim_end());
-                        if tx.send(parse_line(&line)).is_err() {
-                            return;
-                        }
+            while let Ok(Some(line)) = read_line(&mut reader, MAX_LINE) {
+                let cmd = match line {
+                    Line::Text(text) => {
+                        log::debug!("<< {}", text.trim_end());
+                        parse_line(&text)
                     }
+                    Line::TooLong => Command::Invalid(CommandError::TooLong(MAX_LINE)),
+                };
+                if tx.send(cmd).is_err() {
+                    return;
                 }
             }
             let _ = tx.send(Command::Quit);

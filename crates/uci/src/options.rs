@@ -1,13 +1,17 @@
 //! The UCI options the engine offers and how `setoption` changes them.
 
+use std::fmt;
 use vampirc_uci::{UciMessage, UciOptionConfig};
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
-/// Largest transposition table in MiB.
+/// Largest `Hash` and `Perft Hash` the option range offers, in MiB; the
+/// memory cap ([`memory_cap_mb`]) usually binds first.
 pub const MAX_HASH_MB: i64 = 65_536;
-/// Most threads `go perft` may use.
+/// Most threads the search and `go perft` may use.
 pub const MAX_THREADS: i64 = 256;
+/// Most lines `MultiPV` may ask for.
+pub const MAX_MULTIPV: i64 = 256;
 /// Default reserve per move, in milliseconds, for GUI and pipe delays.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
@@ -16,8 +20,10 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub struct Options {
     /// `Hash`, MiB.
     pub hash_mb: usize,
-    /// `Threads` (used by `go perft`; the search runs on one thread).
+    /// `Threads`, for the search and for `go perft`.
     pub threads: usize,
+    /// `MultiPV`: best lines reported per depth.
+    pub multipv: usize,
     /// `Perft Hash`, MiB of subtree counts for `go perft` (0: off).
     pub perft_hash_mb: usize,
     /// `Move Overhead`, ms.
@@ -33,6 +39,7 @@ impl Default for Options {
         Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            multipv: 1,
             perft_hash_mb: 0,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             chess960: false,
@@ -50,6 +57,55 @@ pub enum OptionChange {
     ClearHash,
     /// Anything that only updates [`Options`].
     Plain,
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The option needs a value and none was given.
+    NoValue(String),
+    /// A spin option's value is not an integer.
+    NotInteger(String, String),
+    /// A check option's value is neither `true` nor `false`.
+    NotBool(String, String),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "setoption: no option named '{name}'"),
+            OptionError::NoValue(name) => write!(f, "setoption {name}: a value is needed"),
+            OptionError::NotInteger(name, value) => {
+                write!(f, "setoption {name}: '{value}' is not an integer")
+            }
+            OptionError::NotBool(name, value) => {
+                write!(f, "setoption {name}: expected true or false, got '{value}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The most MiB `Hash` or `Perft Hash` may take: half of what Linux reports
+/// as available memory (`MemAvailable` in `/proc/meminfo`), read when the
+/// option is set, within the option range. Elsewhere, the option range.
+pub fn memory_cap_mb() -> i64 {
+    let available_kb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| mem_available_kb(&text));
+    match available_kb {
+        Some(kb) => (kb / 1024 / 2).clamp(1, MAX_HASH_MB as u64) as i64,
+        None => MAX_HASH_MB,
+    }
+}
+
+/// The `MemAvailable:` figure of a `/proc/meminfo` text, in kB.
+fn mem_available_kb(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The `option` lines sent in answer to `uci`.
@@ -70,6 +126,7 @@ pub fn option_lines() -> Vec<String> {
             name: "Clear Hash".to_string(),
         },
         spin("Threads", 1, 1, MAX_THREADS),
+        spin("MultiPV", 1, 1, MAX_MULTIPV),
         spin("Perft Hash", 0, 0, MAX_HASH_MB),
         spin("Move Overhead", DEFAULT_MOVE_OVERHEAD_MS as i64, 0, 5000),
         check("Ponder"),
@@ -80,8 +137,42 @@ pub fn option_lines() -> Vec<String> {
     .collect()
 }
 
-/// A numeric option value clamped to `lo..=hi`, with a note when clamped.
-fn spin(name: &str, value: &str, lo: i64, hi: i64, notes: &mut Vec<String>) -> Result<i64, String> {
+/// The range a spin option's value is clamped to, and why its top is there
+/// when that is not the option range.
+struct Range {
+    lo: i64,
+    hi: i64,
+    why: &'static str,
+}
+
+impl Range {
+    fn new(lo: i64, hi: i64) -> Range {
+        Range { lo, hi, why: "" }
+    }
+
+    /// `0..=MAX_HASH_MB` (or from 1) capped by the machine's memory.
+    fn memory(lo: i64) -> Range {
+        let cap = memory_cap_mb();
+        let why = if cap < MAX_HASH_MB {
+            " (half the available memory)"
+        } else {
+            ""
+        };
+        Range {
+            lo,
+            hi: cap.max(lo),
+            why,
+        }
+    }
+}
+
+/// A numeric option value clamped to its range, with one note when clamped.
+fn spin(
+    name: &str,
+    value: &str,
+    range: Range,
+    notes: &mut Vec<String>,
+) -> Result<i64, OptionError> {
     let n: i64 = value
         .parse()
         .or_else(|e: std::num::ParseIntError| {
@@ -92,22 +183,24 @@ fn spin(name: &str, value: &str, lo: i64, hi: i64, notes: &mut Vec<String>) -> R
                 _ => Err(()),
             }
         })
-        .map_err(|_| format!("setoption {name}: '{value}' is not an integer"))?;
-    let clamped = n.clamp(lo, hi);
+        .map_err(|_| OptionError::NotInteger(name.to_string(), crate::command::clip(value)))?;
+    let clamped = n.clamp(range.lo, range.hi);
     if clamped != n {
         notes.push(format!(
-            "{name} {n} is out of range {lo}..{hi}; using {clamped}"
+            "{name} {n} is out of range {}..{}{}; using {clamped}",
+            range.lo, range.hi, range.why
         ));
     }
     Ok(clamped)
 }
 
-fn check(name: &str, value: &str) -> Result<bool, String> {
+fn check(name: &str, value: &str) -> Result<bool, OptionError> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(format!(
-            "setoption {name}: expected true or false, got '{value}'"
+        _ => Err(OptionError::NotBool(
+            name.to_string(),
+            crate::command::clip(value),
         )),
     }
 }
@@ -117,39 +210,47 @@ impl Options {
     /// regard to case; `notes` receives messages about clamped values.
     ///
     /// # Errors
-    /// A message for an unknown option or a value of the wrong type; the
-    /// options are then unchanged.
+    /// [`OptionError`] for an unknown option or a value of the wrong type;
+    /// the options are then unchanged.
     pub fn set(
         &mut self,
         name: &str,
         value: Option<&str>,
         notes: &mut Vec<String>,
-    ) -> Result<OptionChange, String> {
+    ) -> Result<OptionChange, OptionError> {
         let value = value.map(str::trim).unwrap_or("");
-        let need = || -> Result<&str, String> {
+        let need = || -> Result<&str, OptionError> {
             if value.is_empty() {
-                Err(format!("setoption {name}: a value is needed"))
+                Err(OptionError::NoValue(name.to_string()))
             } else {
                 Ok(value)
             }
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let mb = spin("Hash", need()?, 1, MAX_HASH_MB, notes)? as usize;
+                let mb = spin("Hash", need()?, Range::memory(1), notes)? as usize;
                 self.hash_mb = mb;
                 Ok(OptionChange::Hash(mb))
             }
             "clear hash" => Ok(OptionChange::ClearHash),
             "threads" => {
-                self.threads = spin("Threads", need()?, 1, MAX_THREADS, notes)? as usize;
+                let range = Range::new(1, MAX_THREADS);
+                self.threads = spin("Threads", need()?, range, notes)? as usize;
+                Ok(OptionChange::Plain)
+            }
+            "multipv" => {
+                let range = Range::new(1, MAX_MULTIPV);
+                self.multipv = spin("MultiPV", need()?, range, notes)? as usize;
                 Ok(OptionChange::Plain)
             }
             "perft hash" => {
-                self.perft_hash_mb = spin("Perft Hash", need()?, 0, MAX_HASH_MB, notes)? as usize;
+                let mb = spin("Perft Hash", need()?, Range::memory(0), notes)?;
+                self.perft_hash_mb = mb as usize;
                 Ok(OptionChange::Plain)
             }
             "move overhead" => {
-                self.move_overhead_ms = spin("Move Overhead", need()?, 0, 5000, notes)? as u64;
+                let range = Range::new(0, 5000);
+                self.move_overhead_ms = spin("Move Overhead", need()?, range, notes)? as u64;
                 Ok(OptionChange::Plain)
             }
             "uci_chess960" => {
@@ -160,7 +261,7 @@ impl Options {
                 self.ponder = check("Ponder", need()?)?;
                 Ok(OptionChange::Plain)
             }
-            _ => Err(format!("setoption: no option named '{name}'")),
+            _ => Err(OptionError::Unknown(crate::command::clip(name))),
         }
     }
 }
@@ -198,19 +299,39 @@ mod tests {
         assert_eq!(o.threads, 1);
         o.set("Hash", Some("99999999999999999999999"), &mut notes)
             .unwrap();
-        assert_eq!(o.hash_mb, MAX_HASH_MB as usize);
-        assert_eq!(notes.len(), 2);
+        assert_eq!(o.hash_mb, memory_cap_mb() as usize);
+        assert!(o.hash_mb <= MAX_HASH_MB as usize);
+        o.set("MultiPV", Some("1000"), &mut notes).unwrap();
+        assert_eq!(o.multipv, 256);
+        assert_eq!(notes.len(), 3, "one note per clamped value: {notes:?}");
     }
 
     #[test]
     fn bad_values_leave_options_unchanged() {
         let mut o = Options::default();
         let mut notes = Vec::new();
-        assert!(o.set("Hash", Some("lots"), &mut notes).is_err());
-        assert!(o.set("Hash", None, &mut notes).is_err());
+        assert_eq!(
+            o.set("Hash", Some("lots"), &mut notes),
+            Err(OptionError::NotInteger("Hash".into(), "lots".into()))
+        );
+        assert_eq!(
+            o.set("Hash", None, &mut notes),
+            Err(OptionError::NoValue("Hash".into()))
+        );
         assert!(o.set("UCI_Chess960", Some("yes"), &mut notes).is_err());
-        assert!(o.set("Contempt", Some("5"), &mut notes).is_err());
+        assert_eq!(
+            o.set("Contempt", Some("5"), &mut notes),
+            Err(OptionError::Unknown("Contempt".into()))
+        );
         assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn memory_cap_reads_mem_available() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   16384000 kB\n";
+        assert_eq!(mem_available_kb(text), Some(16_384_000));
+        assert_eq!(mem_available_kb("MemTotal: 5 kB\n"), None);
+        assert!((1..=MAX_HASH_MB).contains(&memory_cap_mb()));
     }
 
     #[test]
@@ -221,6 +342,9 @@ mod tests {
             "option name Hash type spin default 16 min 1 max 65536"
         );
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(
+            lines.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string())
+        );
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
     }
 }

@@ -1,15 +1,21 @@
-//! The search thread: owns the searcher, runs one job at a time, prints its
-//! `info` and `bestmove` lines.
+//! The worker thread: owns the searcher, runs the jobs it is sent one at a
+//! time in order, prints their output and reports each end on a channel.
+//!
+//! A job is a value that owns its stop and ponder flags. Only the protocol
+//! thread writes them (`stop` sets, `ponderhit` clears) and only the job
+//! reads them, so nothing the worker does changes the protocol thread's
+//! state except the end reports it sends. A job that must wait for the GUI
+//! (`go infinite`, pondering) blocks on a wake-up channel, not a sleep loop.
 
 use crate::output::Output;
-use crossbeam_channel::{Receiver, Sender};
-use movegen::{Move, Position};
-use search::{Limits, Score, SearchControl, SearchInfo, SearchResult, Searcher};
+use crate::perft;
+use crate::report::{bench_summary, bestmove_line, info_line, perft_lines};
+use crossbeam_channel::{select, Receiver, Sender};
+use movegen::Position;
+use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::thread;
-use std::time::{Duration, Instant};
 
 /// A search to run: an owned copy of everything it needs.
 pub struct SearchJob {
@@ -17,229 +23,357 @@ pub struct SearchJob {
     pub root: Position,
     /// Keys of the game's earlier positions, oldest first.
     pub history: Vec<u64>,
-    /// The limits.
+    /// The limits, options included (threads, multipv, move overhead).
     pub limits: Limits,
     /// Whether castling is written king-takes-rook.
     pub chess960: bool,
 }
 
-/// Work for the search thread.
-pub enum Job {
-    /// Search and answer `bestmove`.
-    Search(SearchJob),
-    /// `go perft`: divide at `depth` on `threads` threads.
-    Perft {
-        /// The position.
-        pos: Position,
-        /// The depth, at least 1.
-        depth: u32,
-        /// Threads to use.
-        threads: usize,
-        /// Perft hash table size in MiB (0: none).
-        hash_mb: usize,
-        /// Castling notation.
-        chess960: bool,
-    },
-    /// Resize the hash table, then acknowledge.
-    Resize(usize, Sender<()>),
-    /// Clear the hash table, then acknowledge.
-    Clear(Sender<()>),
+/// `go perft`: a divide at `depth`.
+pub struct PerftJob {
+    /// The position.
+    pub pos: Position,
+    /// The depth, at least 1.
+    pub depth: u32,
+    /// Threads to use.
+    pub threads: usize,
+    /// Perft hash table size in MiB (0: none).
+    pub hash_mb: usize,
+    /// Castling notation.
+    pub chess960: bool,
 }
 
-/// Handle to the search thread.
+/// The work of a job the GUI may stop.
+pub enum JobKind {
+    /// Search and answer `bestmove`.
+    Search(SearchJob),
+    /// Count and print the divide.
+    Perft(PerftJob),
+    /// The fixed benchmark at this depth.
+    Bench(u32),
+}
+
+/// A job and the flags it owns.
+struct Job {
+    id: u64,
+    kind: JobKind,
+    control: SearchControl,
+    /// Rung after each change of `control`; closed when the engine goes.
+    wake: Receiver<()>,
+}
+
+/// What the worker thread is sent, in order.
+enum Task {
+    Job(Box<Job>),
+    /// Replace the transposition table by one of this many MiB.
+    Resize(usize),
+    /// Forget what was learnt (`ucinewgame`, `Clear Hash`).
+    Clear,
+}
+
+/// The protocol side of a job sent and not yet reported ended.
+struct Sent {
+    id: u64,
+    control: SearchControl,
+    wake: Sender<()>,
+}
+
+impl Sent {
+    fn stop(&self) {
+        self.control.stop.store(true, Ordering::SeqCst);
+        let _ = self.wake.send(());
+    }
+}
+
+/// The protocol thread's handle to the worker thread.
 pub struct Worker {
-    jobs: Sender<Job>,
-    busy: Arc<AtomicBool>,
-    /// Whether the running job ends by itself (not `infinite`, not pondering).
-    finite: AtomicBool,
-    /// The flags the running search polls.
-    pub control: SearchControl,
+    tasks: Sender<Task>,
+    ended: Receiver<u64>,
+    sent: Vec<Sent>,
+    next_id: u64,
 }
 
 impl Worker {
-    /// Starts the search thread with a hash table of `hash_mb` MiB.
+    /// Starts the worker thread with a hash table of `hash_mb` MiB.
     pub fn start(out: Output, hash_mb: usize) -> Worker {
-        let (jobs, rx) = crossbeam_channel::unbounded();
-        let busy = Arc::new(AtomicBool::new(false));
-        let control = SearchControl::default();
-        let state = (out, busy.clone(), control.clone());
+        let (tasks, rx) = crossbeam_channel::unbounded();
+        let (ended_tx, ended) = crossbeam_channel::unbounded();
         thread::Builder::new()
-            .name("search".into())
-            .spawn(move || worker_loop(rx, Searcher::new(hash_mb), state))
+            .name("worker".into())
+            .spawn(move || worker_loop(rx, ended_tx, out, hash_mb))
             .expect("the OS can start one more thread");
         Worker {
-            jobs,
-            busy,
-            finite: AtomicBool::new(true),
+            tasks,
+            ended,
+            sent: Vec::new(),
+            next_id: 0,
+        }
+    }
+
+    /// Queues a job behind those already sent; `ponder` starts it pondering.
+    pub fn submit(&mut self, kind: JobKind, ponder: bool) {
+        self.forget_ended();
+        let control = SearchControl::default();
+        control.pondering.store(ponder, Ordering::SeqCst);
+        let (wake, wake_rx) = crossbeam_channel::unbounded();
+        let id = self.next_id;
+        self.next_id += 1;
+        self.sent.push(Sent {
+            id,
+            control: control.clone(),
+            wake,
+        });
+        self.send(Task::Job(Box::new(Job {
+            id,
+            kind,
             control,
+            wake: wake_rx,
+        })));
+    }
+
+    /// Queues a resize of the transposition table.
+    pub fn resize(&self, hash_mb: usize) {
+        self.send(Task::Resize(hash_mb));
+    }
+
+    /// Queues a clear of everything the searcher learnt.
+    pub fn clear(&self) {
+        self.send(Task::Clear);
+    }
+
+    /// Stops every job sent so far, running or queued; each still answers.
+    pub fn stop_all(&mut self) {
+        self.forget_ended();
+        for job in &self.sent {
+            job.stop();
         }
     }
 
-    /// Whether a search or perft is running.
-    pub fn busy(&self) -> bool {
-        self.busy.load(Ordering::SeqCst)
-    }
-
-    /// Whether the running job (if any) ends without a further command: it
-    /// was limited and is not pondering, or `stop` was already sent. A
-    /// stopped search is still busy while it prints its bestmove, and a
-    /// client may answer that bestmove with `go` before it is done.
-    pub fn finite(&self) -> bool {
-        self.control.stop.load(Ordering::SeqCst)
-            || (self.finite.load(Ordering::SeqCst)
-                && !self.control.pondering.load(Ordering::SeqCst))
-    }
-
-    /// Waits for the running job to finish by itself.
-    pub fn wait(&self) {
-        while self.busy() {
-            thread::sleep(Duration::from_millis(1));
+    /// Ends pondering: the pondering job goes on under its time limits.
+    pub fn ponderhit(&mut self) {
+        self.forget_ended();
+        for job in &self.sent {
+            if job.control.pondering.swap(false, Ordering::SeqCst) {
+                let _ = job.wake.send(());
+            }
         }
     }
 
-    /// Starts a search or perft; the caller has checked the worker is idle.
-    pub fn run(&self, job: Job, ponder: bool) {
-        let infinite = matches!(&job, Job::Search(s) if s.limits.infinite);
-        self.finite.store(!infinite, Ordering::SeqCst);
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control.pondering.store(ponder, Ordering::SeqCst);
-        self.busy.store(true, Ordering::SeqCst);
-        self.send(job);
-    }
-
-    /// Sends a maintenance job and waits until it is done.
-    pub fn run_and_wait(&self, make: impl FnOnce(Sender<()>) -> Job) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.send(make(tx));
-        let _ = rx.recv();
-    }
-
-    fn send(&self, job: Job) {
-        self.jobs
-            .send(job)
-            .expect("the search thread lives as long as the engine");
-    }
-
-    /// Asks a running search to stop and waits up to `patience` for it to finish.
-    pub fn stop_and_wait(&self, patience: Duration) {
-        self.control.stop.store(true, Ordering::SeqCst);
-        let start = Instant::now();
-        while self.busy() && start.elapsed() < patience {
-            thread::sleep(Duration::from_millis(1));
+    /// Drops the handles of jobs the worker reported ended; never waits.
+    fn forget_ended(&mut self) {
+        for id in self.ended.try_iter() {
+            self.sent.retain(|job| job.id != id);
         }
+    }
+
+    fn send(&self, task: Task) {
+        self.tasks
+            .send(task)
+            .expect("the worker thread lives as long as its handle");
     }
 }
 
-fn worker_loop(
-    rx: Receiver<Job>,
-    mut searcher: Searcher,
-    state: (Output, Arc<AtomicBool>, SearchControl),
-) {
-    let (out, busy, control) = state;
-    for job in rx {
-        match job {
-            Job::Search(job) => run_search(&mut searcher, job, &out, &control),
-            Job::Perft {
-                pos,
-                depth,
-                threads,
-                hash_mb,
-                chess960,
-            } => run_perft(&pos, depth, (threads, hash_mb), chess960, &out),
-            Job::Resize(mb, ack) => {
+fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: usize) {
+    let mut hash_mb = hash_mb;
+    let mut searcher = Searcher::new(hash_mb);
+    for task in tasks {
+        match task {
+            Task::Job(job) => {
+                let id = job.id;
+                run_job(job, &mut searcher, hash_mb, &out);
+                // The protocol thread may be gone (shutting down): nothing to tell.
+                let _ = ended.send(id);
+            }
+            Task::Resize(mb) => {
+                hash_mb = mb;
                 searcher.resize_hash(mb);
-                let _ = ack.send(());
             }
-            Job::Clear(ack) => {
-                searcher.clear();
-                let _ = ack.send(());
-            }
+            Task::Clear => searcher.clear(),
         }
-        busy.store(false, Ordering::SeqCst);
     }
 }
 
-fn run_search(searcher: &mut Searcher, job: SearchJob, out: &Output, control: &SearchControl) {
-    let chess960 = job.chess960;
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960));
-        searcher.search(&job.root, &job.history, &job.limits, control, &mut report)
-    }));
-    let result = result.unwrap_or_else(|_| {
-        out.error("internal error in the search; playing the first legal move");
-        SearchResult {
-            best: None,
-            ponder: None,
+/// Runs one job; a panic inside it is reported and the engine goes on.
+fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
+    let Job {
+        kind,
+        control,
+        wake,
+        ..
+    } = *job;
+    match kind {
+        JobKind::Search(s) => {
+            let chess960 = s.chess960;
+            let result = guarded(out, "the search", || {
+                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960));
+                searcher.search(&s.root, &s.history, &s.limits, &control, &mut report)
+            });
+            if result.is_none() {
+                // Whatever it held may be inconsistent.
+                *searcher = Searcher::new(hash_mb);
+            }
+            // In infinite and ponder mode the GUI expects no bestmove before stop/ponderhit.
+            let held = || {
+                !control.stop.load(Ordering::SeqCst)
+                    && (s.limits.infinite || control.pondering.load(Ordering::SeqCst))
+            };
+            while held() && wake.recv().is_ok() {}
+            out.line(&bestmove_line(&s.root, result, chess960));
         }
+        JobKind::Perft(p) => {
+            let div = guarded(out, "perft", || {
+                let mb = perft::hash_mb(p.hash_mb, p.depth);
+                let hash = (mb > 0).then(|| movegen::PerftHash::new(mb));
+                perft::divide(&p.pos, p.depth, p.threads, hash.as_ref(), &control.stop)
+            });
+            match div {
+                Some(Some(div)) => {
+                    for line in perft_lines(&div, p.chess960) {
+                        out.line(&line);
+                    }
+                }
+                Some(None) => out.info("perft stopped"),
+                None => {}
+            }
+        }
+        JobKind::Bench(depth) => run_bench(depth, &control, &wake, out),
+    }
+}
+
+/// The benchmark on a thread of its own: `search::bench` cannot be stopped,
+/// so a stop abandons it (it runs to its end unseen) and the worker moves on.
+fn run_bench(depth: u32, control: &SearchControl, wake: &Receiver<()>, out: &Output) {
+    let (done_tx, done) = crossbeam_channel::bounded(1);
+    let bench_out = out.clone();
+    let started = thread::Builder::new().name("bench".into()).spawn(move || {
+        let result = guarded(&bench_out, "bench", || search::bench(depth));
+        let _ = done_tx.send(result);
     });
-    // In infinite and ponder mode the GUI expects no bestmove before stop/ponderhit.
-    while (job.limits.infinite || control.pondering.load(Ordering::SeqCst))
-        && !control.stop.load(Ordering::SeqCst)
-    {
-        thread::sleep(Duration::from_millis(1));
+    if started.is_err() {
+        return out.error("bench: the OS could not start a thread");
     }
-    out.line(&bestmove_line(&job.root, result, chess960));
+    loop {
+        if control.stop.load(Ordering::SeqCst) {
+            return out.info("bench stopped");
+        }
+        select! {
+            recv(done) -> result => {
+                if let Ok(Some((nodes, elapsed))) = result {
+                    out.line(&bench_summary(nodes, elapsed));
+                }
+                return;
+            }
+            recv(wake) -> signal => {
+                if signal.is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
-/// `bestmove <move> [ponder <move>]`; `0000` only when there is no legal move.
-fn bestmove_line(root: &Position, result: SearchResult, chess960: bool) -> String {
-    let legal = root.legal_moves();
-    let best = result
-        .best
-        .filter(|mv| legal.contains(mv))
-        .or_else(|| legal.first().copied());
-    let Some(best) = best else {
-        return "bestmove 0000".to_string();
-    };
-    let mut line = format!("bestmove {}", best.to_uci(chess960));
-    if let Some(ponder) = result.ponder.filter(|&p| root.play(best).is_legal(p)) {
-        line.push_str(&format!(" ponder {}", ponder.to_uci(chess960)));
+/// Runs `f`, turning a panic into one `info string error` line and `None`.
+fn guarded<T>(out: &Output, what: &str, f: impl FnOnce() -> T) -> Option<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            out.error(&format!("internal error in {what}; the engine carries on"));
+            None
+        }
     }
-    line
 }
 
-/// One `info` line for a completed depth.
-pub fn info_line(info: &SearchInfo, chess960: bool) -> String {
-    let score = match info.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    };
-    let ms = info.time.as_millis() as u64;
-    let nps = info.nodes * 1000 / ms.max(1);
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|m| m.to_uci(chess960).to_string())
-        .collect();
-    format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {ms} hashfull {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.hashfull,
-        pv.join(" ")
-    )
-    .trim_end()
-    .to_string()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
 
-fn run_perft(
-    pos: &Position,
-    depth: u32,
-    (threads, hash_mb): (usize, usize),
-    chess960: bool,
-    out: &Output,
-) {
-    let start = Instant::now();
-    let hash = (hash_mb > 0).then(|| movegen::PerftHash::new(hash_mb));
-    let div: Vec<(Move, u64)> = movegen::divide_with(pos, depth, threads, hash.as_ref());
-    let mut total = 0;
-    for (mv, n) in &div {
-        out.line(&format!("{}: {n}", mv.to_uci(chess960)));
-        total += n;
+    /// An output whose lines the test can read.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-    out.line("");
-    out.line(&format!("Nodes searched: {total}"));
-    out.line("");
-    log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+
+    impl Captured {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_job_is_one_error_line() {
+        let captured = Captured::default();
+        let out = Output::new(captured.clone());
+        let got: Option<u32> = guarded(&out, "perft", || panic!("deliberate test panic"));
+        assert_eq!(got, None);
+        assert_eq!(guarded(&out, "perft", || 7), Some(7));
+        let text = captured.text();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with("info string error: internal error in perft"));
+    }
+
+    #[test]
+    fn stop_ends_running_and_queued_jobs_but_not_later_ones() {
+        let captured = Captured::default();
+        let mut worker = Worker::start(Output::new(captured.clone()), 1);
+        let search = |infinite| {
+            JobKind::Search(SearchJob {
+                root: Position::startpos(),
+                history: Vec::new(),
+                limits: Limits {
+                    infinite,
+                    ..Limits::default()
+                },
+                chess960: false,
+            })
+        };
+        worker.submit(search(true), false);
+        worker.submit(
+            JobKind::Perft(PerftJob {
+                pos: Position::startpos(),
+                depth: 9,
+                threads: 1,
+                hash_mb: 0,
+                chess960: false,
+            }),
+            false,
+        );
+        worker.submit(search(true), false);
+        worker.stop_all();
+        worker.submit(
+            JobKind::Perft(PerftJob {
+                pos: Position::startpos(),
+                depth: 2,
+                threads: 2,
+                hash_mb: 1,
+                chess960: false,
+            }),
+            false,
+        );
+        // Dropping the handle closes the queue; the thread ends after the
+        // last job, closing the channel of end reports.
+        let ended = worker.ended.clone();
+        drop(worker);
+        for _ in ended.iter() {}
+        let text = captured.text();
+        let kinds: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("info depth"))
+            .filter(|l| l.split_once(": ").is_none_or(|(mv, _)| mv.len() > 5))
+            .collect();
+        assert_eq!(kinds.len(), 6, "{text}");
+        assert!(kinds[0].starts_with("bestmove "));
+        assert_eq!(kinds[1], "info string perft stopped");
+        assert!(kinds[2].starts_with("bestmove "));
+        assert_eq!(kinds[3..], ["", "Nodes searched: 400", ""]);
+    }
 }

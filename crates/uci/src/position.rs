@@ -1,0 +1,118 @@
+//! `position startpos|fen <fen> [moves <m>...]`, read all or nothing.
+
+use crate::command::clip;
+use movegen::{FenError, MoveError, Position};
+use std::fmt;
+
+/// Why a `position` command was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Neither `startpos` nor `fen` follows.
+    Missing,
+    /// Words after `startpos` other than `moves ...`.
+    AfterStartpos,
+    /// Some other word where `startpos` or `fen` belongs (clipped).
+    Kind(String),
+    /// The FEN was rejected.
+    Fen(FenError),
+    /// Move `index` (from 1), `text`, is not a legal move where it is played.
+    Move {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// The text given (clipped).
+        text: String,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Missing => f.write_str("expected 'startpos' or 'fen'"),
+            PositionError::AfterStartpos => {
+                f.write_str("unexpected text after 'startpos' (missing 'moves'?)")
+            }
+            PositionError::Kind(word) => write!(f, "expected 'startpos' or 'fen', got '{word}'"),
+            PositionError::Fen(e) => write!(f, "invalid FEN: {e}"),
+            PositionError::Move { index, text, error } => {
+                write!(f, "move {index} '{text}' is {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// The position the tokens after `position` describe, and the keys of the
+/// positions before it, oldest first (for repetition detection).
+///
+/// # Errors
+/// [`PositionError`] naming the first thing that was wrong.
+pub fn parse_position(
+    tokens: &[String],
+    chess960: bool,
+) -> Result<(Position, Vec<u64>), PositionError> {
+    let moves_at = tokens.iter().position(|t| t == "moves");
+    let setup = &tokens[..moves_at.unwrap_or(tokens.len())];
+    let mut pos = match setup.split_first() {
+        Some((kind, rest)) if kind == "startpos" && rest.is_empty() => Position::startpos(),
+        Some((kind, _)) if kind == "startpos" => return Err(PositionError::AfterStartpos),
+        Some((kind, fen)) if kind == "fen" => {
+            Position::from_fen(&fen.join(" ")).map_err(PositionError::Fen)?
+        }
+        Some((other, _)) => return Err(PositionError::Kind(clip(other))),
+        None => return Err(PositionError::Missing),
+    };
+    let mut history = Vec::new();
+    let moves = moves_at.map_or(&[][..], |m| &tokens[m + 1..]);
+    for (i, text) in moves.iter().enumerate() {
+        let mv = pos
+            .parse_uci_move(text, chess960)
+            .map_err(|error| PositionError::Move {
+                index: i + 1,
+                text: clip(text),
+                error,
+            })?;
+        history.push(pos.key());
+        pos = pos.play(mv);
+    }
+    Ok((pos, history))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<(Position, Vec<u64>), PositionError> {
+        let tokens: Vec<String> = text.split_whitespace().map(String::from).collect();
+        parse_position(&tokens, false)
+    }
+
+    #[test]
+    fn startpos_with_moves_keeps_history() {
+        let (pos, history) = parse("startpos moves e2e4 e7e5").unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(history[0], Position::startpos().key());
+        assert_eq!(
+            pos.fen(false),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_wrong() {
+        assert_eq!(parse(""), Err(PositionError::Missing));
+        assert_eq!(parse("startpos e2e4"), Err(PositionError::AfterStartpos));
+        assert_eq!(parse("fenx"), Err(PositionError::Kind("fenx".into())));
+        assert!(matches!(parse("fen 8/8 w"), Err(PositionError::Fen(_))));
+        assert_eq!(
+            parse("startpos moves e2e4 e2e4"),
+            Err(PositionError::Move {
+                index: 2,
+                text: "e2e4".into(),
+                error: MoveError::Illegal
+            })
+        );
+    }
+}
