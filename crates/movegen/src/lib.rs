@@ -28,7 +28,9 @@
 
 pub mod attacks;
 mod bitboard;
+mod explain;
 mod fen;
+mod masks;
 mod movegen;
 mod moves;
 mod perft;
@@ -40,7 +42,9 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
+pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use movegen::{MoveError, MoveSink};
 pub use moves::{
     Move, MoveKind, MoveList, PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter, UciMove,
