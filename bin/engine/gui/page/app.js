@@ -3,6 +3,12 @@
 "use strict";
 
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
+// White pieces: the outline glyph drawn over the filled one, filled white.
+const OUTLINE = { k: "\u2654", q: "\u2655", r: "\u2656", b: "\u2657", n: "\u2658", p: "\u2659\uFE0E" };
+function glyph(piece) {
+  const kind = piece.toLowerCase();
+  return piece === kind ? GLYPH[kind] : OUTLINE[kind];
+}
 const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +25,10 @@ const state = {
   finished: null,   // the last /api/compare reply
 };
 
+function pieceName(square) {
+  const piece = state.pos.board[sqIndex(square)];
+  return piece ? NAMES[piece.toLowerCase()] : "piece";
+}
 function sqName(i) { return "abcdefgh"[i % 8] + (Math.floor(i / 8) + 1); }
 function sqIndex(name) { return "abcdefgh".indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
 function bits(hex) { return BigInt(hex); }
@@ -58,6 +68,7 @@ function setPosition(pos) {
   $("results").hidden = true;
   $("save-status").textContent = "";
   $("divide-out").textContent = "";
+  $("divide-out").hidden = true;
   const url = new URL(window.location.href);
   url.searchParams.set("fen", pos.fen);
   history.replaceState(null, "", url);
@@ -66,7 +77,8 @@ function setPosition(pos) {
 
 function statusLine(pos) {
   const side = pos.side === "w" ? "White" : "Black";
-  const parts = [`<b>${side} to move</b>`, `castling ${pos.castling}`,
+  const castling = pos.castling === "-" ? "no castling rights" : `castling ${pos.castling}`;
+  const parts = [`<b>${side} to move</b>`, castling,
     `en passant ${pos.en_passant || "\u2013"}`];
   if (pos.chess960) parts.push("Chess960");
   let text = parts.join(" \u00b7 ");
@@ -96,9 +108,9 @@ function overlaySets() {
   const b = pos.bitboards;
   switch (state.overlay) {
     case "pins":
-      return { title: "Pinned pieces (blue) and pin rays (orange)",
+      return { title: "Pinned pieces (blue frame) and pin rays (orange): a pinned piece may only move along its ray",
         sets: [["pinned", bits(b.pinned)], ["pin rays", bits(b.pin_rays)]],
-        note: pos.pins.length ? pos.pins.map((p) => `${p.pinned} pinned by ${p.pinner}`).join(", ")
+        note: pos.pins.length ? pos.pins.map((p) => `the ${pieceName(p.pinned)} on ${p.pinned} is pinned by the ${pieceName(p.pinner)} on ${p.pinner}`).join("; ")
           : "no piece of the side to move is pinned" };
     case "targets": {
       if (state.targetsOf === null) {
@@ -143,6 +155,7 @@ function render() {
       const white = piece === piece.toUpperCase();
       span.className = "piece " + (white ? "w" : "b");
       span.textContent = GLYPH[piece.toLowerCase()];
+      if (white) span.dataset.outline = OUTLINE[piece.toLowerCase()];
       span.title = (white ? "white " : "black ") + NAMES[piece.toLowerCase()];
       div.appendChild(span);
       if (checked && piece === king) div.classList.add("checked");
@@ -153,8 +166,9 @@ function render() {
     bit.textContent = i;
     div.appendChild(bit);
     if (overlay) {
-      if (has(overlay.sets[0][1], i)) div.classList.add("on");
-      if (overlay.sets[1] && has(overlay.sets[1][1], i)) div.classList.add("on2");
+      const two = overlay.sets.length > 1;
+      if (has(overlay.sets[0][1], i)) div.classList.add(two ? "frame" : "on");
+      if (two && has(overlay.sets[1][1], i)) div.classList.add("on2");
     }
     if (state.selected === i) div.classList.add("selected");
     board.appendChild(div);
@@ -182,7 +196,8 @@ function renderBitboard(overlay) {
   overlay.sets.forEach(([name, bb], k) => {
     const line = document.createElement("div");
     line.className = "bb-line";
-    line.innerHTML = `<span class="swatch ${k ? "on2" : "on"}"></span>${name}: `;
+    const swatch = overlay.sets.length > 1 && k === 0 ? "frame" : k ? "on2" : "on";
+    line.innerHTML = `<span class="swatch ${swatch}"></span>${name}: `;
     const code = document.createElement("code");
     code.className = "hex";
     code.dataset.name = name;
@@ -196,15 +211,21 @@ function renderBitboard(overlay) {
     note.textContent = overlay.note;
     values.appendChild(note);
   }
-  const union = overlay.sets.reduce((acc, [, bb]) => acc | bb, 0n);
-  for (let rank = 7; rank >= 0; rank--) {
-    grid.insertAdjacentHTML("beforeend", `<span class="label">${rank + 1}</span>`);
-    for (let file = 0; file < 8; file++) {
-      const on = has(union, rank * 8 + file);
-      grid.insertAdjacentHTML("beforeend", `<span class="${on ? "one" : ""}">${on ? 1 : 0}</span>`);
+  for (const [name, bb] of overlay.sets) {
+    const block = document.createElement("div");
+    block.className = "bb-grid";
+    block.setAttribute("aria-label", name + " as 8 by 8 bits");
+    block.insertAdjacentHTML("beforeend", `<span class="grid-title">${name}</span>`);
+    for (let rank = 7; rank >= 0; rank--) {
+      block.insertAdjacentHTML("beforeend", `<span class="label">${rank + 1}</span>`);
+      for (let file = 0; file < 8; file++) {
+        const on = has(bb, rank * 8 + file);
+        block.insertAdjacentHTML("beforeend", `<span class="${on ? "one" : ""}">${on ? 1 : 0}</span>`);
+      }
     }
+    block.insertAdjacentHTML("beforeend", '<span></span>' + [..."abcdefgh"].map((f) => `<span class="label">${f}</span>`).join(""));
+    grid.appendChild(block);
   }
-  grid.insertAdjacentHTML("beforeend", '<span></span>' + [..."abcdefgh"].map((f) => `<span class="label">${f}</span>`).join(""));
 }
 
 // ---- input: drag or click ----------------------------------------------
@@ -243,6 +264,7 @@ function onPointerDown(ev) {
   const piece = sq.querySelector(".piece");
   ghost.className = piece.className;
   ghost.textContent = piece.textContent;
+  if (piece.dataset.outline) ghost.dataset.outline = piece.dataset.outline;
   ghost.style.left = ev.clientX + "px";
   ghost.style.top = ev.clientY + "px";
   document.body.appendChild(ghost);
@@ -309,7 +331,7 @@ function choosePromotion(white, done) {
     b.type = "button";
     b.dataset.piece = letter;
     b.title = NAMES[letter];
-    b.innerHTML = `<span class="piece ${white ? "w" : "b"}">${GLYPH[letter]}</span>`;
+    b.innerHTML = `<span class="piece ${white ? "w" : "b"}"${white ? ` data-outline="${OUTLINE[letter]}"` : ""}>${GLYPH[letter]}</span>`;
     b.addEventListener("click", () => { $("promo").hidden = true; done(letter); });
     box.appendChild(b);
   }
@@ -320,7 +342,7 @@ function describe(text) {
   const from = sqIndex(text.slice(0, 2));
   const to = sqIndex(text.slice(2, 4));
   const piece = state.pos && state.pos.board[from];
-  let label = piece ? GLYPH[piece.toLowerCase()] + " " + text : text;
+  let label = piece ? glyph(piece) + " " + text : text;
   const own = state.pos && state.pos.board[to];
   const castle = piece && piece.toLowerCase() === "k"
     && (Math.abs(from - to) === 2 && Math.floor(from / 8) === Math.floor(to / 8)
@@ -389,7 +411,7 @@ function showResults(r) {
   $("score").textContent = text;
   $("results").hidden = false;
   const li = document.createElement("li");
-  li.textContent = `${state.pos.fen}: ${r.found.length}/${legal}, ${r.wrong.length} wrong`;
+  li.textContent = `${r.found.length} of ${legal} found, ${r.wrong.length} wrong \u2014 ${state.pos.fen}`;
   $("log").prepend(li);
 }
 
@@ -442,6 +464,7 @@ async function divide() {
   try {
     const r = await api(`/api/divide?fen=${encodeURIComponent(pos.fen)}&depth=${$("depth").value}`
       + (pos.chess960 ? "&chess960=1" : ""));
+    $("divide-out").hidden = false;
     $("divide-out").textContent = r.moves.map(([m, n]) => `${m}: ${n}`).join("\n")
       + `\n\nNodes searched: ${r.nodes}`;
   } catch (e) {
