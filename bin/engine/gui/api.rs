@@ -186,14 +186,19 @@ impl Verdict {
     /// The case as one EPD line: the FEN, then `;claimed` with the expert's
     /// moves in the order entered, `;missed` and `;wrong` as judged now.
     pub fn case_line(&self, fen: &str, claims: &[String]) -> String {
-        let wrong: Vec<&str> = self.wrong.iter().map(|(m, _)| m.as_str()).collect();
-        format!(
-            "{fen} ;claimed {} ;missed {} ;wrong {}",
-            claims.join(" "),
-            self.missed.join(" "),
-            wrong.join(" ")
-        )
-        .replace("  ", " ")
+        let wrong: Vec<String> = self.wrong.iter().map(|(m, _)| m.clone()).collect();
+        let mut line = fen.to_string();
+        for (name, moves) in [
+            ("claimed", claims),
+            ("missed", &self.missed),
+            ("wrong", &wrong),
+        ] {
+            line += &format!(" ;{name}");
+            for m in moves {
+                line += &format!(" {m}");
+            }
+        }
+        line
     }
 }
 
