@@ -12,7 +12,8 @@ use crate::bitboard::Bitboard;
 use crate::masks::piece_attacks;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
-use crate::position::{CastleSide, Position};
+use crate::castling::CastleSide;
+use crate::position::Position;
 use crate::square::{Rank, Square};
 use std::fmt;
 

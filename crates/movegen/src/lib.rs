@@ -28,10 +28,14 @@
 
 pub mod attacks;
 mod bitboard;
+mod castling;
 mod explain;
 mod fen;
+mod generate;
+mod make;
 mod masks;
-mod movegen;
+mod move_list;
+mod move_sets;
 mod moves;
 mod perft;
 mod piece;
@@ -42,18 +46,18 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
+pub use generate::MoveSink;
 pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
-pub use movegen::{MoveError, MoveSink};
-pub use moves::{
-    Move, MoveKind, MoveList, PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter, UciMove,
-    MAX_MOVES,
-};
+pub use move_list::{MoveList, MAX_MOVES};
+pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
+pub use moves::{Move, MoveError, MoveKind, UciMove};
 pub use perft::{
-    divide, divide_parallel, divide_with, perft, perft_hashed, perft_parallel, perft_with,
-    PerftHash,
+    divide, divide_parallel, divide_streamed, divide_with, perft, perft_hashed, perft_parallel,
+    perft_with, PerftHash,
 };
 pub use piece::{Color, Piece};
-pub use position::{CastleSide, Position, STARTPOS_FEN};
+pub use position::{Position, STARTPOS_FEN};
 pub use square::{File, Rank, Square};
