@@ -204,10 +204,7 @@ fn bad_fens_get_the_typed_error() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
             "side to move: expected 'w' or 'b'",
         ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w -",
-            "expected 4 to 6 fields, found 3",
-        ),
+        ("4k3/8/8/8/8/8/8/4K3 w -", "expected 4 to 6 fields, found 3"),
         (
             "4k3/8/8/8/8/8/8/8 w - - 0 1",
             "piece placement: White has 0 kings, expected 1",

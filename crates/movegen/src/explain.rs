@@ -9,10 +9,10 @@
 
 use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::bitboard::Bitboard;
+use crate::castling::CastleSide;
 use crate::masks::piece_attacks;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
-use crate::castling::CastleSide;
 use crate::position::Position;
 use crate::square::{Rank, Square};
 use std::fmt;
