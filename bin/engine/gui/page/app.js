@@ -342,7 +342,9 @@ function describe(text) {
   const from = sqIndex(text.slice(0, 2));
   const to = sqIndex(text.slice(2, 4));
   const piece = state.pos && state.pos.board[from];
-  let label = piece ? glyph(piece) + " " + text : text;
+  // Moves are UCI text (squares and a promotion letter), safe as HTML.
+  const safe = /^[a-h][1-8][a-h][1-8][nbrq]?$/.test(text) ? text : "?";
+  let label = piece ? `<span class="g">${glyph(piece)}</span>${safe}` : safe;
   const own = state.pos && state.pos.board[to];
   const castle = piece && piece.toLowerCase() === "k"
     && (Math.abs(from - to) === 2 && Math.floor(from / 8) === Math.floor(to / 8)
@@ -356,7 +358,7 @@ function renderClaims() {
   list.textContent = "";
   state.claims.forEach((c, k) => {
     const li = document.createElement("li");
-    li.textContent = describe(c);
+    li.innerHTML = describe(c);
     li.dataset.move = c;
     if (k === state.claims.length - 1) li.className = "new";
     list.appendChild(li);
@@ -386,12 +388,12 @@ function fillList(id, items) {
   for (const item of items) {
     const li = document.createElement("li");
     if (typeof item === "string") {
-      li.textContent = describe(item);
+      li.innerHTML = describe(item);
       li.dataset.move = item;
     } else {
       li.dataset.move = item.move;
       li.innerHTML = `<b></b>: <span class="reason"></span>`;
-      li.querySelector("b").textContent = describe(item.move);
+      li.querySelector("b").innerHTML = describe(item.move);
       li.querySelector(".reason").textContent = item.reason;
     }
     ul.appendChild(li);
