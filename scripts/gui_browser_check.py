@@ -173,6 +173,28 @@ def explore_pins(page, fen, shots):
     check(f"Nodes searched: {board.legal_moves.count()}" in page.el("#divide-out").text, "divide depth 1")
 
 
+def load_typed(page, fen):
+    page.el("#fen").clear()
+    page.el("#fen").send_keys(fen + "\n")
+    page.wait.until(lambda d: page.fen_shown() == fen)
+
+
+def chess960_and_en_passant(page, ep_fen, ep_legal):
+    """Castling onto the rook in Chess960, and an en-passant capture."""
+    page.el("#mode-collect").click()
+    load_typed(page, "6kr/8/8/8/8/8/8/RK5R w Hh - 0 1")
+    page.drag("b1", "h1")
+    page.drag("b1", "a1")
+    page.finish()
+    check(page.listed("found") == ["b1h1"], "Chess960 castling by moving the king onto its rook")
+    reason = page.el("#wrong li .reason").text
+    check(reason == "no castling right is left on the queen side (O-O-O)", f"castling reason: {reason}")
+    load_typed(page, ep_fen)
+    page.drag("e5", "d6")
+    page.finish()
+    check(page.listed("found") == ["e5d6"] and "e5d6" in ep_legal, "en passant e5d6 found")
+
+
 def bad_fen(page):
     before = page.fen_shown()
     page.el("#fen").clear()
@@ -202,6 +224,7 @@ def main():
         collect_with_promotion(page, cases, *positions[6])
         collect_pinned(page, *positions[11], args.screenshots)
         explore_pins(page, positions[11][0], args.screenshots)
+        chess960_and_en_passant(page, *positions[10])
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no console errors {errors}")
         bad_fen(page)
