@@ -152,6 +152,9 @@ def collect_pinned(page, fen, legal, shots):
     reason = page.el("#wrong li .reason").text
     check(reason == "the knight on d4 is pinned to its king along the line d1-d7 by the rook on d7",
           f"pin reason: {reason}")
+    ActionChains(page.d).move_to_element(page.el("#wrong li")).perform()
+    marked = sorted(e.get_attribute("data-sq") for e in page.d.find_elements(By.CSS_SELECTOR, ".sq.hl"))
+    check(marked == ["c6", "d4"], f"pointing at the wrong move marks its squares: {marked}")
     if shots:
         page.d.save_screenshot(str(shots / "collect-finished.png"))
 

@@ -408,7 +408,8 @@ function showResults(r) {
   const legal = r.found.length + r.missed.length;
   const score = r.found.length - r.wrong.length;
   let text = `Found ${r.found.length} of ${legal} legal moves, ${r.wrong.length} wrong: score ${score}`;
-  if (state.timerUsed) text += ` in ${state.timerUsed} s`;
+  if (state.timerUsed) text += ` in a ${state.timerUsed} s challenge`;
+  state.timerUsed = null;
   if (r.missed.length === 0 && r.wrong.length === 0) text += " \u2014 perfect!";
   $("score").textContent = text;
   $("results").hidden = false;
@@ -451,7 +452,9 @@ function startTimer() {
   const tick = () => {
     const left = Math.max(0, Math.ceil((state.timer.end - Date.now()) / 1000));
     $("timer").textContent = `${left} s left`;
-    if (left === 0) {
+    if (left === 0 && state.timer.handle) {
+      clearInterval(state.timer.handle);
+      state.timer.handle = 0;
       state.timerUsed = seconds;
       finish();
     }
@@ -475,6 +478,18 @@ async function divide() {
 }
 
 // ---- bundled positions, modes, start -------------------------------------
+
+// Pointing at a move in a list marks its two squares on the board.
+function highlightMove(ev) {
+  const li = ev.target.closest && ev.target.closest("li[data-move]");
+  for (const sq of document.querySelectorAll(".sq.hl")) sq.classList.remove("hl");
+  if (!li || ev.type === "mouseout") return;
+  const move = li.dataset.move;
+  for (const name of [move.slice(0, 2), move.slice(2, 4)]) {
+    const sq = document.querySelector(`.sq[data-sq="${name}"]`);
+    if (sq) sq.classList.add("hl");
+  }
+}
 
 async function loadSuites() {
   const r = await api("/api/suites");
@@ -522,6 +537,10 @@ async function start() {
   $("undo").addEventListener("click", () => { state.claims.pop(); render(); });
   $("clear").addEventListener("click", () => { state.claims = []; $("results").hidden = true; render(); });
   $("finish").addEventListener("click", finish);
+  for (const id of ["claims", "results"]) {
+    $(id).addEventListener("mouseover", highlightMove);
+    $(id).addEventListener("mouseout", highlightMove);
+  }
   $("save").addEventListener("click", save);
   $("start-timer").addEventListener("click", startTimer);
   $("divide").addEventListener("click", divide);
