@@ -308,6 +308,7 @@ fn malformed_requests_get_4xx_and_the_server_keeps_serving() {
         assert!((400..500).contains(&status) || status == 505, "{status}");
         alive(&s);
     }
+    let many = format!("/api/compare?moves={}", "e2e4,".repeat(1001));
     let gets = [
         ("/api/position?fen=%zz", 400),
         ("/api/position?fen=%ff%fe", 400),
@@ -316,6 +317,7 @@ fn malformed_requests_get_4xx_and_the_server_keeps_serving() {
         ("/api/random?plies=-1", 400),
         ("/api/random?seed=abc", 400),
         ("/api/nothing", 404),
+        (&many, 400),
         ("/../../etc/passwd", 404),
     ];
     for (path, code) in gets {

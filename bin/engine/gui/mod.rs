@@ -98,6 +98,9 @@ fn respond(state: &State, request: &mut Request) -> Result<Reply, Reply> {
                 .filter(|m| !m.is_empty())
                 .map(String::from)
                 .collect();
+            if claims.len() > MAX_CLAIMS {
+                return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
+            }
             Ok(Reply::json(api::judge(&pos, &claims, chess960).to_json()))
         }
         ("/api/divide", true) => {
