@@ -170,7 +170,8 @@ function render() {
       if (has(overlay.sets[0][1], i)) div.classList.add(two ? "frame" : "on");
       if (two && has(overlay.sets[1][1], i)) div.classList.add("on2");
     }
-    if (state.selected === i) div.classList.add("selected");
+    const clicked = state.mode === "explore" && state.overlay === "targets" && state.targetsOf === i;
+    if (state.selected === i || clicked) div.classList.add("selected");
     board.appendChild(div);
   }
   const files = state.flipped ? "hgfedcba" : "abcdefgh";
@@ -500,6 +501,7 @@ async function loadSuites() {
     const s = r.suites[suite.value];
     const pick = $("suite-pos");
     pick.innerHTML = "";
+    pick.hidden = !s;
     if (!s) return;
     s.positions.forEach((fen, k) => {
       const o = document.createElement("option");
