@@ -221,7 +221,12 @@ fn diagnose(pos: &Position, text: &str, chess960: bool) -> Illegal {
     }
     if piece == Piece::King {
         if let Some(side) = castle_attempt(pos, from, to, chess960) {
-            return castling(pos, from, side);
+            // Onto a rook that is not the castling one: just our own piece.
+            let other_rook = pos.pieces_of(us, Piece::Rook).has(to)
+                && pos.castle_rook(us, side).is_some_and(|rook| rook != to);
+            if !other_rook {
+                return castling(pos, from, side);
+            }
         }
     }
     if pos.colored(us).has(to) {
