@@ -1,6 +1,8 @@
 //! The engine binary: the UCI loop by default, plus perft, move listing and
 //! bench subcommands for people at a terminal.
 
+mod gui;
+
 use clap::{Parser, Subcommand};
 use movegen::{Position, STARTPOS_FEN};
 use std::process::ExitCode;
@@ -53,6 +55,18 @@ enum Cmd {
         /// Search depth.
         #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: Option<u32>,
+    },
+    /// Serve the board page (move collection, bitboard pictures) on 127.0.0.1.
+    Gui {
+        /// Port to listen on (0: any free port; the URL is printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Position the page opens with (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// File that "Save" appends cases to, one EPD line each.
+        #[arg(long)]
+        cases: Option<std::path::PathBuf>,
     },
 }
 
@@ -130,6 +144,7 @@ fn main() -> ExitCode {
             println!("{}", uci::bench_line(depth));
             Ok(())
         }
+        Some(Cmd::Gui { port, fen, cases }) => gui::run(gui::Options { port, fen, cases }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

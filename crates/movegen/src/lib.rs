@@ -29,9 +29,11 @@
 pub mod attacks;
 mod bitboard;
 mod castling;
+mod explain;
 mod fen;
 mod generate;
 mod make;
+mod masks;
 mod move_list;
 mod move_sets;
 mod moves;
@@ -45,8 +47,10 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
+pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
 pub use generate::MoveSink;
+pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use move_list::{MoveList, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};

@@ -1,0 +1,178 @@
+//! The HTTP edge of the board page: who may ask (Host and Origin), query
+//! strings, bodies, and JSON replies.
+
+use serde_json::{json, Value};
+use std::io::Read;
+use tiny_http::{Header, Method, Request, Response};
+
+/// Largest request body we read (a case is a FEN and a few hundred moves).
+const MAX_BODY: u64 = 64 * 1024;
+
+/// A reply: status code, content type and body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+}
+
+impl Reply {
+    /// A JSON reply with status 200.
+    pub fn json(value: Value) -> Reply {
+        Reply::json_status(200, value)
+    }
+
+    /// A JSON reply with the given status.
+    pub fn json_status(status: u16, value: Value) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: value.to_string(),
+        }
+    }
+
+    /// A 4xx reply `{"error": message}`.
+    pub fn error(status: u16, message: impl Into<String>) -> Reply {
+        Reply::json_status(status, json!({ "error": message.into() }))
+    }
+
+    /// One of the page's own files.
+    pub fn file(content_type: &'static str, body: &'static str) -> Reply {
+        Reply {
+            status: 200,
+            content_type,
+            body: body.to_string(),
+        }
+    }
+
+    /// Sends the reply; a client gone away is no error of ours.
+    pub fn send(self, request: Request) {
+        let header = |name: &str, value: &str| {
+            Header::from_bytes(name.as_bytes(), value.as_bytes())
+                .expect("our header names and values are ASCII")
+        };
+        let response = Response::from_string(self.body)
+            .with_status_code(self.status)
+            .with_header(header("Content-Type", self.content_type))
+            .with_header(header("X-Content-Type-Options", "nosniff"))
+            .with_header(header("Cache-Control", "no-store"))
+            .with_header(header(
+                "Content-Security-Policy",
+                "default-src 'self'; style-src 'self'; img-src 'self' data:",
+            ));
+        if let Err(e) = request.respond(response) {
+            log::debug!("reply not delivered: {e}");
+        }
+    }
+}
+
+fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str())
+}
+
+/// Refuses requests a page from elsewhere could make: a `Host` other than
+/// our loopback address (DNS rebinding), a `POST` from a foreign `Origin`.
+pub fn check_caller(request: &Request, port: u16) -> Result<(), Reply> {
+    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    match header(request, "Host") {
+        Some(host) if hosts.iter().any(|h| h == host) => {}
+        Some(host) => return Err(Reply::error(403, format!("host {host:?} is not served"))),
+        None => return Err(Reply::error(403, "a Host header is required")),
+    }
+    if *request.method() != Method::Get && *request.method() != Method::Head {
+        if let Some(origin) = header(request, "Origin") {
+            if !hosts.iter().any(|h| origin == format!("http://{h}")) {
+                return Err(Reply::error(
+                    403,
+                    format!("origin {origin:?} may not change anything here"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path and the decoded query parameters of a request URL.
+pub fn split_url(url: &str) -> Result<(String, Vec<(String, String)>), Reply> {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut params = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        params.push((decode(k)?, decode(v)?));
+    }
+    Ok((decode(path)?, params))
+}
+
+/// Percent-decoding, with `+` as a space (as forms send it; FENs have no `+`).
+fn decode(text: &str) -> Result<String, Reply> {
+    let bad = || Reply::error(400, "malformed percent-encoding in the URL");
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).ok_or_else(bad)?;
+                let hex = std::str::from_utf8(hex).map_err(|_| bad())?;
+                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| Reply::error(400, "the URL is not UTF-8"))
+}
+
+/// The value of query parameter `name`, if given.
+pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The request body parsed as JSON.
+pub fn json_body(request: &mut Request) -> Result<Value, Reply> {
+    if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
+        return Err(Reply::error(413, "request body too large"));
+    }
+    let mut body = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| Reply::error(400, format!("could not read the body: {e}")))?;
+    if body.len() as u64 > MAX_BODY {
+        return Err(Reply::error(413, "request body too large"));
+    }
+    serde_json::from_slice(&body).map_err(|e| Reply::error(400, format!("body is not JSON: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_queries() {
+        let (path, params) = split_url("/api/position?fen=8%2F8+w&x=%E2%99%9A&flag").unwrap();
+        assert_eq!(path, "/api/position");
+        assert_eq!(param(&params, "fen"), Some("8/8 w"));
+        assert_eq!(param(&params, "x"), Some("♚"));
+        assert_eq!(param(&params, "flag"), Some(""));
+        assert_eq!(param(&params, "y"), None);
+        for bad in ["/?fen=%", "/?fen=%4", "/?fen=%zz", "/?fen=%ff"] {
+            assert_eq!(split_url(bad).err().map(|r| r.status), Some(400), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Every claim `explain_move` judges agrees with the generator, and every
+//! rejected claim gets a named reason: all from-to pairs (with promotion
+//! letters for pawns) in the suite positions and the positions one move on.
+
+use movegen::{explain_move, Illegal, Piece, Position, Square};
+use std::collections::HashSet;
+
+fn suite(name: &str, limit: usize) -> Vec<(String, bool)> {
+    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let chess960 = name.contains("960");
+    text.lines()
+        .filter_map(|l| l.split(';').next())
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .take(limit)
+        .map(|f| (f.to_string(), chess960))
+        .collect()
+}
+
+/// Claims every move of the side to move's pieces could be written as.
+fn check_all_claims(pos: &Position, chess960: bool) -> usize {
+    let legal: HashSet<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_uci(chess960).to_string())
+        .collect();
+    let mut claims = 0;
+    for from in pos.colored(pos.side_to_move()) {
+        let promos: &[&str] = if pos.piece_on(from) == Some(Piece::Pawn) {
+            &["", "q", "n"]
+        } else {
+            &[""]
+        };
+        for to in 0..64 {
+            let to = Square::from_index(to).unwrap();
+            for promo in promos {
+                let text = format!("{from}{to}{promo}");
+                claims += 1;
+                match explain_move(pos, &text, chess960) {
+                    // Standard notation also takes castling as king-takes-rook.
+                    Ok(mv) => assert!(
+                        mv.to_uci(chess960).to_string() == text
+                            || (mv.is_castle() && mv.to_uci(true).to_string() == text),
+                        "{pos} {text}: read as {mv}"
+                    ),
+                    Err(Illegal::Unexplained) => panic!("{pos} {text}: no reason found"),
+                    Err(_) => assert!(!legal.contains(&text), "{pos} {text} is legal"),
+                }
+            }
+        }
+    }
+    claims
+}
+
+#[test]
+fn every_claim_is_judged_like_the_generator_with_a_reason() {
+    let mut positions = suite("thesis_positions.epd", usize::MAX);
+    positions.extend(suite("perft_standard.epd", usize::MAX));
+    positions.extend(suite("perft_chess960.epd", 100));
+    let mut claims = 0;
+    let mut checked = 0;
+    for (fen, chess960) in &positions {
+        let root = Position::from_fen(fen).unwrap();
+        for pos in std::iter::once(root).chain(root.legal_moves().iter().map(|&m| root.play(m))) {
+            claims += check_all_claims(&pos, *chess960);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 3000 && claims > 1_000_000,
+        "{checked} positions, {claims} claims"
+    );
+}
+
+#[test]
+fn other_side_and_empty_squares_are_named() {
+    let pos = Position::startpos();
+    for from in 0..64 {
+        let from = Square::from_index(from).unwrap();
+        if pos.colored(pos.side_to_move()).has(from) {
+            continue;
+        }
+        let err = explain_move(&pos, &format!("{from}a4"), false).unwrap_err();
+        assert!(
+            matches!(err, Illegal::NoPiece(s) | Illegal::NotYourTurn(s, _) if s == from),
+            "{from}: {err:?}"
+        );
+    }
+}
