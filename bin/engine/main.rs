@@ -1,6 +1,8 @@
 //! The engine binary: the UCI loop by default, plus perft, move listing and
 //! bench subcommands for people at a terminal.
 
+mod progress;
+
 use clap::{Parser, Subcommand};
 use movegen::{Position, STARTPOS_FEN};
 use std::process::ExitCode;
@@ -73,16 +75,18 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let pos = parse_fen(fen)?;
     let hash = (args.hash_mb > 0).then(|| movegen::PerftHash::new(args.hash_mb));
     let start = Instant::now();
-    let nodes = if args.divide {
-        let div = movegen::divide_with(&pos, args.depth, args.threads, hash.as_ref());
-        for (mv, n) in &div {
-            println!("{}: {n}", mv.to_uci(args.chess960));
-        }
+    let mut progress = progress::Progress::start(pos.legal_moves().len());
+    let div = movegen::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
+        let line = args
+            .divide
+            .then(|| format!("{}: {n}", mv.to_uci(args.chess960)));
+        progress.root_done(n, line);
+    });
+    progress.finish();
+    if args.divide {
         println!();
-        div.iter().map(|d| d.1).sum()
-    } else {
-        movegen::perft_with(&pos, args.depth, args.threads, hash.as_ref())
-    };
+    }
+    let nodes: u64 = div.iter().map(|d| d.1).sum();
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
     println!("time {:.3} s", secs);
