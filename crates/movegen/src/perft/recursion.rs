@@ -27,7 +27,13 @@ macro_rules! perft_module {
                     0 => 1,
                     1 => pos.count_moves() as u64,
                     _ => {
-                        let mut sink = Expand::<false> { pos, depth: depth - 1, hash: None, nodes: 0 };
+                        let mut sink = Expand::<false> {
+                            pos,
+                            depth: depth - 1,
+                            hash: None,
+                            nodes: 0,
+                            pending: None,
+                        };
                         pos.generate(&mut sink);
                         sink.nodes
                     }
@@ -45,8 +51,15 @@ macro_rules! perft_module {
                 if let Some(n) = hash.get(pos.key(), depth) {
                     return n;
                 }
-                let mut sink = Expand::<true> { pos, depth: depth - 1, hash: Some(hash), nodes: 0 };
+                let mut sink = Expand::<true> {
+                    pos,
+                    depth: depth - 1,
+                    hash: Some(hash),
+                    nodes: 0,
+                    pending: None,
+                };
                 pos.generate(&mut sink);
+                sink.flush();
                 hash.put(pos.key(), depth, sink.nodes);
                 sink.nodes
             }
@@ -58,16 +71,41 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&'a PerftHash>,
                 nodes: u64,
+                /// Hashed: the child whose bucket is being fetched while the
+                /// next child is made; it is counted after that.
+                pending: Option<Position>,
             }
 
             impl<const HASHED: bool> Expand<'_, HASHED> {
-                /// Counts the subtree below `next`.
+                /// Counts the subtree below `next`, or, hashed, starts
+                /// fetching its bucket and counts the child before it.
                 #[inline(always)]
                 fn count(&mut self, next: &Position) {
+                    match self.hash {
+                        Some(hash) if HASHED && self.depth >= 2 => {
+                            hash.prefetch(next.key());
+                            if let Some(previous) = self.pending.replace(*next) {
+                                self.count_now(&previous, Some(hash));
+                            }
+                        }
+                        hash => self.count_now(next, hash),
+                    }
+                }
+
+                /// Counts the child left pending by [`Expand::count`].
+                #[inline(always)]
+                fn flush(&mut self) {
+                    if let Some(previous) = self.pending.take() {
+                        self.count_now(&previous, self.hash);
+                    }
+                }
+
+                #[inline(always)]
+                fn count_now(&mut self, next: &Position, hash: Option<&PerftHash>) {
                     // SAFETY: only reached from this module's functions, whose
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
-                        match self.hash {
+                        match hash {
                             Some(hash) if HASHED => perft_hashed(next, self.depth, hash),
                             _ => perft(next, self.depth),
                         }
