@@ -2,6 +2,7 @@
 //! bench subcommands for people at a terminal.
 
 mod gui;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use movegen::{Position, STARTPOS_FEN};
@@ -87,16 +88,16 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let pos = parse_fen(fen)?;
     let hash = (args.hash_mb > 0).then(|| movegen::PerftHash::new(args.hash_mb));
     let start = Instant::now();
-    let nodes = if args.divide {
-        let div = movegen::divide_with(&pos, args.depth, args.threads, hash.as_ref());
-        for line in uci::divide_lines(&div, args.chess960) {
-            println!("{line}");
-        }
+    let mut progress = progress::Progress::start(pos.legal_moves().len());
+    let div = movegen::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
+        let line = args.divide.then(|| uci::divide_line(mv, n, args.chess960));
+        progress.root_done(n, line);
+    });
+    progress.finish();
+    if args.divide {
         println!();
-        div.iter().map(|d| d.1).sum()
-    } else {
-        movegen::perft_with(&pos, args.depth, args.threads, hash.as_ref())
-    };
+    }
+    let nodes: u64 = div.iter().map(|d| d.1).sum();
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
     println!("time {:.3} s", secs);

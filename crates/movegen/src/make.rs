@@ -23,29 +23,28 @@ impl Position {
 
     /// Applies `mv`, made by `piece`, to this position (perft copies first).
     ///
-    /// With `KEYS` false the zobrist key is left stale and an en-passant
-    /// square is recorded whenever a pawn stands ready to capture, legal or
-    /// not (the generator tests legality anyway): for unhashed perft, whose
-    /// positions are never shown, compared or hashed.
+    /// With `KEYS` false the zobrist key and the clocks are left stale and an
+    /// en-passant square is recorded whenever a pawn stands ready to capture,
+    /// legal or not (the generator tests legality anyway): for unhashed perft,
+    /// whose positions are never shown, compared or hashed.
     #[inline(always)]
     pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
-        let us = self.side;
-        let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let ep = self.ep.take();
-        if KEYS {
-            self.key ^= zobrist::side_key();
-            if let Some(ep) = ep {
-                self.key ^= zobrist::ep_key(ep);
-            }
-        }
-        self.halfmove += 1;
-        if us == Color::Black {
-            self.fullmove += 1;
-        }
-        let mut double_push = None;
         match mv.kind() {
+            MoveKind::Normal => self.play_normal::<KEYS>(piece, from, to),
+            MoveKind::Promotion(p) => self.play_promotion::<KEYS>(from, to, p),
+            MoveKind::EnPassant => {
+                self.begin_move::<KEYS>();
+                let (us, them) = (self.side, !self.side);
+                self.toggle::<KEYS>(us, Piece::Pawn, from);
+                self.toggle::<KEYS>(us, Piece::Pawn, to);
+                self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
+                self.halfmove = 0;
+                self.end_move::<KEYS>(piece, from, to, None);
+            }
             MoveKind::Castle => {
+                self.begin_move::<KEYS>();
+                let us = self.side;
                 let side = if to > from {
                     CastleSide::Short
                 } else {
@@ -57,28 +56,83 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Rook, to);
                 self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
                 self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
-            }
-            kind => {
-                if self.colors[them].has(to) {
-                    self.capture::<KEYS>(them, to);
-                    self.halfmove = 0;
-                }
-                self.toggle::<KEYS>(us, piece, from);
-                match kind {
-                    MoveKind::Promotion(p) => self.toggle::<KEYS>(us, p, to),
-                    _ => self.toggle::<KEYS>(us, piece, to),
-                }
-                if piece == Piece::Pawn {
-                    self.halfmove = 0;
-                    if kind == MoveKind::EnPassant {
-                        self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
-                    } else if to.index() ^ from.index() == 16 {
-                        double_push =
-                            Some(Square::from_index_masked((from.index() + to.index()) / 2));
-                    }
-                }
+                self.end_move::<KEYS>(piece, from, to, None);
             }
         }
+    }
+
+    /// Applies a move that is neither castling, en passant nor a promotion:
+    /// `piece` goes from `from` to `to`, taking whatever enemy stands there.
+    /// Perft calls it straight from the generator's sets, where `piece` is
+    /// known at compile time, so no move is encoded and decoded on the way.
+    #[inline(always)]
+    pub(crate) fn play_normal<const KEYS: bool>(&mut self, piece: Piece, from: Square, to: Square) {
+        self.begin_move::<KEYS>();
+        let (us, them) = (self.side, !self.side);
+        if self.colors[them].has(to) {
+            self.capture::<KEYS>(them, to);
+            self.halfmove = 0;
+        }
+        self.toggle::<KEYS>(us, piece, from);
+        self.toggle::<KEYS>(us, piece, to);
+        let mut double_push = None;
+        if piece == Piece::Pawn {
+            self.halfmove = 0;
+            if to.index() ^ from.index() == 16 {
+                double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
+            }
+        }
+        self.end_move::<KEYS>(piece, from, to, double_push);
+    }
+
+    /// Applies the promotion of the pawn on `from` to `piece` on `to`.
+    #[inline(always)]
+    pub(crate) fn play_promotion<const KEYS: bool>(
+        &mut self,
+        from: Square,
+        to: Square,
+        piece: Piece,
+    ) {
+        self.begin_move::<KEYS>();
+        let (us, them) = (self.side, !self.side);
+        if self.colors[them].has(to) {
+            self.capture::<KEYS>(them, to);
+        }
+        self.toggle::<KEYS>(us, Piece::Pawn, from);
+        self.toggle::<KEYS>(us, piece, to);
+        self.halfmove = 0;
+        self.end_move::<KEYS>(Piece::Pawn, from, to, None);
+    }
+
+    /// The part of every move before the pieces move: the en-passant square
+    /// goes, the clocks tick.
+    #[inline(always)]
+    fn begin_move<const KEYS: bool>(&mut self) {
+        let ep = self.ep.take();
+        if KEYS {
+            self.key ^= zobrist::side_key();
+            if let Some(ep) = ep {
+                self.key ^= zobrist::ep_key(ep);
+            }
+            self.halfmove += 1;
+            if self.side == Color::Black {
+                self.fullmove += 1;
+            }
+        }
+    }
+
+    /// The part of every move after the pieces moved: castling rights, the
+    /// side to move, checkers and pins, and the en-passant square a double
+    /// push onto `double_push` may leave.
+    #[inline(always)]
+    fn end_move<const KEYS: bool>(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        double_push: Option<Square>,
+    ) {
+        let (us, them) = (self.side, !self.side);
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (touched & self.castling_squares).nonempty() {
             self.update_rights::<KEYS>(us, piece, from, to);
@@ -96,7 +150,7 @@ impl Position {
             }
         }
         if KEYS {
-            debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv}");
+            debug_assert_eq!(self.key, self.compute_key(), "incremental key");
         }
     }
 

@@ -224,7 +224,7 @@ impl Position {
     }
 
     /// Recomputes checkers and pinned pieces for the side to move.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn update_check_info(&mut self) {
         let us = self.side;
         let them = self.colors[!us];

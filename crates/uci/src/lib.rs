@@ -31,7 +31,7 @@ pub use input::{read_line, Line};
 pub use options::{memory_cap_mb, OptionError, Options};
 pub use output::Output;
 pub use position::{parse_position, PositionError};
-pub use report::{bench_summary, bestmove_line, divide_lines, info_line, perft_lines};
+pub use report::{bench_summary, bestmove_line, divide_line, divide_lines, info_line, perft_lines};
 
 use std::io::{BufReader, Read};
 use std::thread;

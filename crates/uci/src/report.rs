@@ -51,11 +51,16 @@ pub fn bestmove_line(root: &Position, result: Option<SearchResult>, chess960: bo
     line
 }
 
+/// One root move's line of a perft divide, `move: count`.
+pub fn divide_line(mv: Move, count: u64, chess960: bool) -> String {
+    format!("{}: {count}", mv.to_uci(chess960))
+}
+
 /// A perft divide, one `move: count` line per root move.
 pub fn divide_lines(divide: &[(Move, u64)], chess960: bool) -> Vec<String> {
     divide
         .iter()
-        .map(|(mv, n)| format!("{}: {n}", mv.to_uci(chess960)))
+        .map(|&(mv, n)| divide_line(mv, n, chess960))
         .collect()
 }
 

@@ -97,6 +97,22 @@ impl PerftHash {
         &buckets[((key as u128 * buckets.len() as u128) >> 64) as usize].0
     }
 
+    /// Starts loading the bucket of `key` into the cache.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch only hints the cache; the address is that of a
+        // live bucket, and SSE is part of every x86-64 CPU. Fetching each
+        // child's bucket while the next child is made took startpos perft 8
+        // with 256 MiB from 21.2 to 19.5 s (on-CPU, interleaved).
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr().cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline(always)]
     pub(super) fn get(&self, key: u64, depth: u32) -> Option<u64> {
         let bucket = self.bucket(key);

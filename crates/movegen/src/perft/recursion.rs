@@ -8,10 +8,16 @@ macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident;) => {
         pub(super) mod $name {
             use crate::generate::MoveSink;
+            use crate::bitboard::Bitboard;
             use crate::move_sets::{PawnMoves, PieceMoves};
+            use crate::moves::{Move, MoveKind};
             use crate::perft::hash::PerftHash;
             use crate::piece::Piece;
             use crate::position::Position;
+            use crate::square::Square;
+
+            /// The first and last ranks, where pawns promote.
+            const PROMOTION_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
 
             /// # Safety
             /// The CPU must have the features in this module's attributes.
@@ -21,7 +27,13 @@ macro_rules! perft_module {
                     0 => 1,
                     1 => pos.count_moves() as u64,
                     _ => {
-                        let mut sink = Expand::<false> { pos, depth: depth - 1, hash: None, nodes: 0 };
+                        let mut sink = Expand::<false> {
+                            pos,
+                            depth: depth - 1,
+                            hash: None,
+                            nodes: 0,
+                            pending: None,
+                        };
                         pos.generate(&mut sink);
                         sink.nodes
                     }
@@ -39,8 +51,15 @@ macro_rules! perft_module {
                 if let Some(n) = hash.get(pos.key(), depth) {
                     return n;
                 }
-                let mut sink = Expand::<true> { pos, depth: depth - 1, hash: Some(hash), nodes: 0 };
+                let mut sink = Expand::<true> {
+                    pos,
+                    depth: depth - 1,
+                    hash: Some(hash),
+                    nodes: 0,
+                    pending: None,
+                };
                 pos.generate(&mut sink);
+                sink.flush();
                 hash.put(pos.key(), depth, sink.nodes);
                 sink.nodes
             }
@@ -52,39 +71,105 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&'a PerftHash>,
                 nodes: u64,
+                /// Hashed: the child whose bucket is being fetched while the
+                /// next child is made; it is counted after that.
+                pending: Option<Position>,
             }
 
             impl<const HASHED: bool> Expand<'_, HASHED> {
+                /// Counts the subtree below `next`, or, hashed, starts
+                /// fetching its bucket and counts the child before it.
                 #[inline(always)]
-                fn child(&mut self, piece: Piece, mv: crate::moves::Move) {
-                    // Copied and changed in place: returning a new position
-                    // from a function cost a second copy.
-                    let mut next = *self.pos;
-                    next.play_in_place::<HASHED>(piece, mv);
+                fn count(&mut self, next: &Position) {
+                    match self.hash {
+                        Some(hash) if HASHED && self.depth >= 2 => {
+                            hash.prefetch(next.key());
+                            if let Some(previous) = self.pending.replace(*next) {
+                                self.count_now(&previous, Some(hash));
+                            }
+                        }
+                        hash => self.count_now(next, hash),
+                    }
+                }
+
+                /// Counts the child left pending by [`Expand::count`].
+                #[inline(always)]
+                fn flush(&mut self) {
+                    if let Some(previous) = self.pending.take() {
+                        self.count_now(&previous, self.hash);
+                    }
+                }
+
+                #[inline(always)]
+                fn count_now(&mut self, next: &Position, hash: Option<&PerftHash>) {
                     // SAFETY: only reached from this module's functions, whose
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
-                        match self.hash {
-                            Some(hash) if HASHED => perft_hashed(&next, self.depth, hash),
-                            _ => perft(&next, self.depth),
+                        match hash {
+                            Some(hash) if HASHED => perft_hashed(next, self.depth, hash),
+                            _ => perft(next, self.depth),
                         }
                     };
+                }
+
+                // Each child is copied and changed in place: returning a new
+                // position from a function cost a second copy.
+
+                #[inline(always)]
+                fn child(&mut self, piece: Piece, mv: Move) {
+                    let mut next = *self.pos;
+                    next.play_in_place::<HASHED>(piece, mv);
+                    self.count(&next);
+                }
+
+                #[inline(always)]
+                fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
+                    let mut next = *self.pos;
+                    next.play_normal::<HASHED>(piece, from, to);
+                    self.count(&next);
+                }
+
+                #[inline(always)]
+                fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
+                    let mut next = *self.pos;
+                    next.play_promotion::<HASHED>(from, to, promo);
+                    self.count(&next);
                 }
             }
 
             impl<const HASHED: bool> MoveSink for Expand<'_, HASHED> {
+                // The piece and the kind of move are known here (constants
+                // once the generator is inlined), so plain moves go straight
+                // to `play_normal` without being encoded as `Move`s.
                 #[inline(always)]
                 fn piece(&mut self, moves: PieceMoves) -> bool {
-                    for mv in moves {
-                        self.child(moves.piece, mv);
+                    let PieceMoves { piece, from, to, special } = moves;
+                    if piece == Piece::Pawn {
+                        for mv in moves {
+                            self.child(piece, mv);
+                        }
+                        return false;
+                    }
+                    for to in to & !special {
+                        self.child_normal(piece, from, to);
+                    }
+                    for rook in special {
+                        self.child(piece, Move::new(from, rook, MoveKind::Castle));
                     }
                     false
                 }
 
                 #[inline(always)]
                 fn pawns(&mut self, moves: PawnMoves) -> bool {
-                    for mv in moves {
-                        self.child(Piece::Pawn, mv);
+                    for to in moves.to & !PROMOTION_RANKS {
+                        let from = moves.from(to);
+                        self.child_normal(Piece::Pawn, from, to);
+                    }
+                    for to in moves.to & PROMOTION_RANKS {
+                        let from = moves.from(to);
+                        for promo in [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight] {
+                            self.child_promotion(from, to, promo);
+                        }
                     }
                     false
                 }
