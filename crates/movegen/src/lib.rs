@@ -55,8 +55,8 @@ pub use move_list::{MoveList, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};
 pub use perft::{
-    divide, divide_parallel, divide_streamed, divide_with, perft, perft_hashed, perft_parallel,
-    perft_with, PerftHash,
+    divide, divide_parallel, divide_streamed, divide_until, divide_with, perft, perft_hashed,
+    perft_parallel, perft_with, PerftHash,
 };
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};

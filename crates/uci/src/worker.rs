@@ -224,7 +224,14 @@ fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output)
             let div = guarded(out, "perft", || {
                 let mb = perft::hash_mb(p.hash_mb, p.depth);
                 let hash = (mb > 0).then(|| movegen::PerftHash::new(mb));
-                perft::divide(&p.pos, p.depth, p.threads, hash.as_ref(), &control.stop)
+                movegen::divide_until(
+                    &p.pos,
+                    p.depth,
+                    p.threads,
+                    hash.as_ref(),
+                    &control.stop,
+                    |_, _| {},
+                )
             });
             match div {
                 Some(Some(div)) => {

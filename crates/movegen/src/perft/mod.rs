@@ -13,7 +13,7 @@ mod recursion;
 pub use dispatch::{perft, perft_hashed};
 pub use hash::PerftHash;
 pub use parallel::{
-    divide, divide_parallel, divide_streamed, divide_with, perft_parallel, perft_with,
+    divide, divide_parallel, divide_streamed, divide_until, divide_with, perft_parallel, perft_with,
 };
 
 #[cfg(test)]
@@ -53,6 +53,25 @@ mod tests {
         // A tiny table (one slot) collides all the time and must stay right.
         let tiny = PerftHash::new(0);
         assert_eq!(perft_hashed(&pos, 3, &tiny), 97_862);
+    }
+
+    #[test]
+    fn a_stopped_divide_gives_no_count() {
+        use std::sync::atomic::AtomicBool;
+        let stop = AtomicBool::new(true);
+        let go = AtomicBool::new(false);
+        let pos = Position::startpos();
+        for threads in [1, 2] {
+            assert_eq!(divide_until(&pos, 9, threads, None, &stop, |_, _| {}), None);
+            assert_eq!(divide_until(&pos, 3, threads, None, &stop, |_, _| {}), None);
+            // Deeper than one leaf call, so the walk above the leaves runs.
+            let div = divide_until(&pos, 6, threads, None, &go, |_, _| {});
+            assert_eq!(div.unwrap().iter().map(|d| d.1).sum::<u64>(), 119_060_324);
+        }
+        assert_eq!(
+            divide_until(&pos, 0, 1, None, &stop, |_, _| {}),
+            Some(Vec::new())
+        );
     }
 
     #[test]
