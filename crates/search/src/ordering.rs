@@ -2,10 +2,11 @@
 //! then quiet moves by history.
 
 use crate::eval::piece_value;
+use crate::limits::MAX_PLY;
 use movegen::{Move, MoveKind, Piece, Position};
 
 /// Killer moves: two quiet moves per ply that caused a cutoff.
-pub type Killers = [[Move; 2]; crate::search::MAX_PLY];
+pub type Killers = [[Move; 2]; MAX_PLY];
 
 /// History scores by side, from and to square.
 pub type History = [[[i32; 64]; 64]; 2];
@@ -27,6 +28,9 @@ fn victim(pos: &Position, mv: Move) -> Option<Piece> {
     }
 }
 
+/// Scores at and above this are captures and promotions.
+pub const TACTICAL: i32 = 1 << 28;
+
 /// A sort key: larger is searched first.
 pub fn score_move(
     pos: &Position,
@@ -41,10 +45,10 @@ pub fn score_move(
     let attacker = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let promo = mv.promotion().map_or(0, piece_value);
     if let Some(v) = victim(pos, mv) {
-        return (1 << 28) + piece_value(v) * 16 - piece_value(attacker) / 16 + promo;
+        return TACTICAL + piece_value(v) * 16 - piece_value(attacker) / 16 + promo;
     }
     if promo > 0 {
-        return (1 << 28) + promo;
+        return TACTICAL + promo;
     }
     if mv == killers[0] {
         return 1 << 27;
@@ -53,19 +57,4 @@ pub fn score_move(
         return (1 << 27) - 1;
     }
     history[pos.side_to_move().index()][mv.from().index()][mv.to().index()]
-}
-
-/// Sorts `moves` by descending score, best first (insertion sort: lists are short).
-pub fn sort_moves(moves: &mut [Move], scores: &mut [i32]) {
-    for i in 1..moves.len() {
-        let (m, s) = (moves[i], scores[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < s {
-            moves[j] = moves[j - 1];
-            scores[j] = scores[j - 1];
-            j -= 1;
-        }
-        moves[j] = m;
-        scores[j] = s;
-    }
 }

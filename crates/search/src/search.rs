@@ -1,41 +1,145 @@
 //! Principal variation search with quiescence, a transposition table, null
-//! move and late-move reductions, driven by iterative deepening.
+//! move and late-move reductions. One [`Search`] runs on each thread; the
+//! threads share only the transposition table and a [`Shared`] record.
 
 use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
-use crate::ordering::{is_tactical, score_move, sort_moves, History, Killers};
+use crate::limits::{SearchControl, MAX_PLY};
+use crate::ordering::{is_tactical, score_move, History, Killers, TACTICAL};
 use crate::time::Deadlines;
-use crate::tt::{Bound, Table};
-use crate::SearchControl;
+use crate::tt::{Bound, Entry, Table};
 use movegen::{Move, MoveList, Position, MAX_MOVES};
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-/// Deepest ply the search reaches, extensions and quiescence included.
-pub const MAX_PLY: usize = 128;
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 31_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-const INF: i32 = 32_000;
+/// Above every score.
+pub const INF: i32 = 32_000;
 
-/// Everything one search needs, borrowed from the [`crate::Searcher`].
-pub struct Search<'a> {
-    pub tt: &'a mut Table,
-    pub killers: &'a mut Killers,
-    pub history: &'a mut History,
-    pub pv: &'a mut [[Move; MAX_PLY]; MAX_PLY],
-    pub pv_len: [usize; MAX_PLY],
-    /// Keys of the game and the current path, for repetition detection.
-    pub keys: Vec<u64>,
-    /// Repetitions are not looked for below this index (a null move cuts the chain).
-    pub null_floor: usize,
-    pub nodes: u64,
-    pub seldepth: usize,
-    pub stopped: bool,
-    pub control: &'a SearchControl,
-    pub start: Instant,
-    pub deadlines: Deadlines,
-    pub node_limit: Option<u64>,
+/// Nodes between two looks at the clock and the stop flags.
+const POLL_INTERVAL: u64 = 2048;
+
+/// What one thread keeps from search to search: its move-ordering memory and
+/// its scratch buffers, allocated once.
+pub struct ThreadData {
+    killers: Box<Killers>,
+    history: Box<History>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Move-ordering scores per ply, so no node zero-fills its own.
+    scores: Vec<[i32; MAX_MOVES]>,
+}
+
+impl ThreadData {
+    /// Fresh data with empty killers and history.
+    pub fn new() -> ThreadData {
+        ThreadData {
+            killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            scores: vec![[0; MAX_MOVES]; MAX_PLY],
+        }
+    }
+
+    /// Forgets killers and history (a new game).
+    pub fn clear(&mut self) {
+        *self.killers = [[Move::NULL; 2]; MAX_PLY];
+        *self.history = [[[0; 64]; 64]; 2];
+    }
+
+    /// Forgets the killers, which are specific to one root.
+    pub fn new_search(&mut self) {
+        *self.killers = [[Move::NULL; 2]; MAX_PLY];
+    }
+}
+
+/// What all threads of one search share: the table, the protocol's flags,
+/// the node total and the limits.
+pub struct Shared<'a> {
+    tt: &'a Table,
+    control: &'a SearchControl,
+    /// Set by the main thread when it is done; the helpers then stop.
+    done: AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    deadlines: Deadlines,
+    node_limit: Option<u64>,
+}
+
+impl<'a> Shared<'a> {
+    /// The shared state of a search started at `start`.
+    pub fn new(
+        tt: &'a Table,
+        control: &'a SearchControl,
+        start: Instant,
+        deadlines: Deadlines,
+        node_limit: Option<u64>,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start,
+            deadlines,
+            node_limit,
+        }
+    }
+
+    /// Tells the helper threads that the main thread has finished.
+    pub fn finish(&self) {
+        self.done.store(true, Ordering::Relaxed);
+    }
+
+    /// Nodes counted so far by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The table all threads use.
+    pub fn tt(&self) -> &Table {
+        self.tt
+    }
+
+    /// Whether the protocol says we are pondering (time limits do not apply).
+    pub fn pondering(&self) -> bool {
+        self.control.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The deadlines of this search.
+    pub fn deadlines(&self) -> Deadlines {
+        self.deadlines
+    }
+}
+
+/// A root move with its score and line from the last search of it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score (exact for the best move, `-INF` when it only failed low).
+    pub score: i32,
+    /// Its line, starting with the move.
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// A root move not yet searched.
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INF,
+            pv: Vec::with_capacity(MAX_PLY),
+        }
+    }
 }
 
 /// A mate score relative to the root, stored relative to the node.
@@ -59,22 +163,80 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl Search<'_> {
-    /// Polls the stop flag, the clock and the node limit.
+/// One thread's search.
+pub struct Search<'a> {
+    shared: &'a Shared<'a>,
+    data: &'a mut ThreadData,
+    /// Keys of the game and the current path, for repetition detection.
+    keys: Vec<u64>,
+    /// Repetitions are not looked for below this index (a null move cuts the chain).
+    null_floor: usize,
+    nodes: u64,
+    /// Nodes already added to the shared total.
+    flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Only the main thread stops on its own limits; helpers stop when it is done.
+    main: bool,
+}
+
+impl<'a> Search<'a> {
+    /// A search on one thread; `history` holds the keys of the game before the root.
+    pub fn new(
+        shared: &'a Shared<'a>,
+        data: &'a mut ThreadData,
+        history: &[u64],
+        main: bool,
+    ) -> Search<'a> {
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        Search {
+            shared,
+            data,
+            keys,
+            null_floor: 0,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            main,
+        }
+    }
+
+    /// Whether this thread was told to stop (its results since are partial).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Deepest ply reached so far.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    /// Adds this thread's uncounted nodes to the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Polls the stop flags, the clock and the node limit.
     fn check_limits(&mut self) {
-        if self.control.stop.load(Ordering::Relaxed) {
+        self.flush_nodes();
+        let shared = self.shared;
+        if shared.control.stop.load(Ordering::Relaxed) || shared.done.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }
-        if let Some(limit) = self.node_limit {
-            if self.nodes >= limit {
+        if let Some(limit) = shared.node_limit {
+            if shared.nodes() >= limit {
                 self.stopped = true;
                 return;
             }
         }
-        let pondering = self.control.pondering.load(Ordering::Relaxed);
-        if let Some(hard) = self.deadlines.hard {
-            if !pondering && self.start.elapsed() >= hard {
+        if let Some(hard) = shared.deadlines.hard {
+            if !shared.pondering() && shared.elapsed() >= hard {
                 self.stopped = true;
             }
         }
@@ -84,9 +246,69 @@ impl Search<'_> {
     fn count_node(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes & 2047 == 0 {
+        if self.nodes % POLL_INTERVAL == 0 {
             self.check_limits();
         }
+    }
+
+    /// Searches `moves` (the root moves still to rank) to `depth` inside
+    /// `(alpha, beta)`. Each move searched gets its score and line; the best
+    /// goes first, the others keep their order. Returns the best score, or
+    /// `None` if the search was stopped before any move finished.
+    pub fn search_root(
+        &mut self,
+        root: &Position,
+        moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        debug_assert!(self.main || !self.stopped);
+        self.data.pv_len[0] = 0;
+        self.seldepth = self.seldepth.clamp(1, MAX_PLY);
+        self.keys.push(root.key());
+        let mut best: Option<(usize, i32)> = None;
+        #[allow(clippy::needless_range_loop)] // moves[..=i] rotate after the loop
+        for i in 0..moves.len() {
+            let next = root.play(moves[i].mv);
+            let new_depth = depth - 1 + i32::from(next.in_check());
+            let score = if i == 0 {
+                -self.negamax(&next, new_depth, -beta, -alpha, 1, true)
+            } else {
+                let probe = -self.negamax(&next, new_depth, -alpha - 1, -alpha, 1, true);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(&next, new_depth, -beta, -alpha, 1, true)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            let rm = &mut moves[i];
+            if i == 0 || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(rm.mv);
+                let child = &self.data.pv[1][1..self.data.pv_len[1].max(1)];
+                rm.pv.extend_from_slice(child);
+            } else {
+                rm.score = -INF;
+            }
+            if best.map_or(true, |(_, b)| score > b) {
+                best = Some((i, score));
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        let (i, score) = best?;
+        moves[..=i].rotate_right(1);
+        Some(score)
     }
 
     /// Draw by the fifty-move rule, bare material, or a repetition.
@@ -105,26 +327,41 @@ impl Search<'_> {
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][ply] = mv;
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len;
+        let child_len = self.data.pv_len[ply + 1].max(ply + 1);
+        let (line, child) = self.data.pv.split_at_mut(ply + 1);
+        line[ply][ply] = mv;
+        line[ply][ply + 1..child_len].copy_from_slice(&child[0][ply + 1..child_len]);
+        self.data.pv_len[ply] = child_len;
     }
 
-    /// Orders `moves` for this node.
-    fn order(&self, pos: &Position, moves: &mut MoveList, hash_move: Move, ply: usize) {
-        let mut scores = [0i32; MAX_MOVES];
-        let n = moves.len();
-        for (s, &mv) in scores.iter_mut().zip(moves.iter()) {
-            *s = score_move(pos, mv, hash_move, &self.killers[ply], self.history);
+    /// Scores `moves` for this node into the ply's score buffer.
+    fn score_moves(&mut self, pos: &Position, moves: &MoveList, hash_move: Move, ply: usize) {
+        let data = &mut *self.data;
+        let killers = &data.killers[ply];
+        for (s, &mv) in data.scores[ply].iter_mut().zip(moves.iter()) {
+            *s = score_move(pos, mv, hash_move, killers, &data.history);
         }
-        sort_moves(moves.as_mut_slice(), &mut scores[..n]);
+    }
+
+    /// Brings the best-scored of the moves from `i` on to `i` and returns its
+    /// score (a selection step: most nodes look at only a few moves).
+    fn pick(&mut self, moves: &mut [Move], i: usize, ply: usize) -> i32 {
+        let scores = &mut self.data.scores[ply];
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        // Rotating rather than swapping keeps the rest in generation order,
+        // so ties are broken the same way at every node.
+        moves[i..=best].rotate_right(1);
+        scores[i..=best].rotate_right(1);
+        scores[i]
     }
 
     /// The negamax search of `pos` to `depth` inside `(alpha, beta)`.
-    pub fn negamax(
+    fn negamax(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -133,7 +370,7 @@ impl Search<'_> {
         ply: usize,
         null_ok: bool,
     ) -> i32 {
-        self.pv_len[ply] = ply;
+        self.data.pv_len[ply] = ply;
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
         }
@@ -141,16 +378,14 @@ impl Search<'_> {
         if self.stopped {
             return 0;
         }
-        if ply > 0 {
-            if self.is_draw(pos) {
-                return 0;
-            }
-            // No line from here can beat a mate already found nearer the root.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        // No line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
@@ -159,9 +394,9 @@ impl Search<'_> {
         let in_check = pos.in_check();
         let key = pos.key();
         let mut hash_move = Move::NULL;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.shared.tt.probe(key) {
             hash_move = e.mv;
-            if !pv_node && ply > 0 && e.depth as i32 >= depth {
+            if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -182,9 +417,10 @@ impl Search<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        self.order(pos, &mut moves, hash_move, ply);
+        self.score_moves(pos, &moves, hash_move, ply);
         self.keys.push(key);
-        let (best, best_move) = self.search_moves(pos, &moves, depth, alpha, beta, ply, in_check);
+        let (best, best_move) =
+            self.search_moves(pos, &mut moves, depth, alpha, beta, ply, in_check);
         self.keys.pop();
         if self.stopped {
             return 0;
@@ -196,8 +432,16 @@ impl Search<'_> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply).clamp(-INF, INF) as i16,
+                eval: 0,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
         best
     }
 
@@ -220,13 +464,13 @@ impl Search<'_> {
         (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
     }
 
-    /// Searches the ordered `moves` (PVS with reductions); returns the best
+    /// Searches the scored `moves` (PVS with reductions); returns the best
     /// score and move. Alpha from the caller is a lower bound to beat.
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         pos: &Position,
-        moves: &MoveList,
+        moves: &mut MoveList,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -234,8 +478,11 @@ impl Search<'_> {
         in_check: bool,
     ) -> (i32, Move) {
         let mut best = -INF;
-        let mut best_move = moves[0];
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut best_move = Move::NULL;
+        let moves = moves.as_mut_slice();
+        for i in 0..moves.len() {
+            self.pick(moves, i, ply);
+            let mv = moves[i];
             let next = pos.play(mv);
             let gives_check = next.in_check();
             let tactical = is_tactical(pos, mv);
@@ -280,18 +527,19 @@ impl Search<'_> {
     }
 
     fn reward_quiet(&mut self, pos: &Position, mv: Move, depth: i32, ply: usize) {
-        let k = &mut self.killers[ply];
+        let k = &mut self.data.killers[ply];
         if k[0] != mv {
             k[1] = k[0];
             k[0] = mv;
         }
-        let h = &mut self.history[pos.side_to_move().index()][mv.from().index()][mv.to().index()];
+        let side = pos.side_to_move().index();
+        let h = &mut self.data.history[side][mv.from().index()][mv.to().index()];
         *h = (*h + depth * depth).min(1 << 20);
     }
 
     /// Quiescence: captures and promotions (every evasion when in check) until quiet.
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
+        self.data.pv_len[ply] = ply;
         self.count_node(ply);
         if self.stopped {
             return 0;
@@ -312,13 +560,14 @@ impl Search<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { best };
         }
-        self.order(pos, &mut moves, Move::NULL, ply);
-        for &mv in moves.iter() {
-            if !in_check && !is_tactical(pos, mv) {
-                // Ordered: tactical moves come first, so the rest are quiet.
+        self.score_moves(pos, &moves, Move::NULL, ply);
+        let moves = moves.as_mut_slice();
+        for i in 0..moves.len() {
+            if self.pick(moves, i, ply) < TACTICAL && !in_check {
+                // Picked best first: tactical moves come first, so the rest are quiet.
                 break;
             }
-            let score = -self.quiesce(&pos.play(mv), -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&pos.play(moves[i]), -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
