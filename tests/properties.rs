@@ -194,3 +194,57 @@ fn reference_attacks_agree_with_is_attacked() {
         }
     }
 }
+
+#[test]
+fn captures_are_exactly_the_captures_and_promotions_among_legal_moves() {
+    let mut positions: Vec<Position> = start_fens()
+        .iter()
+        .map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
+        .collect();
+    let children: Vec<Position> = positions
+        .iter()
+        .flat_map(|pos| {
+            pos.legal_moves()
+                .iter()
+                .map(|&mv| pos.play(mv))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    positions.extend(children);
+    positions.extend(random_positions(5));
+    let (mut en_passant, mut quiet_promotions, mut in_check) = (0, 0, 0);
+    for pos in &positions {
+        let them = !pos.side_to_move();
+        let expected: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|mv| {
+                mv.kind() == MoveKind::EnPassant
+                    || mv.promotion().is_some()
+                    || (!mv.is_castle() && pos.color_on(mv.to()) == Some(them))
+            })
+            .collect();
+        let captures = pos.legal_captures();
+        assert_eq!(sorted(&captures), sorted(&expected), "{}", pos.fen(true));
+        en_passant += captures
+            .iter()
+            .filter(|m| m.kind() == MoveKind::EnPassant)
+            .count();
+        quiet_promotions += captures
+            .iter()
+            .filter(|m| m.promotion().is_some() && pos.piece_on(m.to()).is_none())
+            .count();
+        in_check += usize::from(pos.in_check() && !captures.is_empty());
+    }
+    // The walk must reach the cases the captures-only mask treats specially.
+    assert!(en_passant > 100, "{en_passant} en-passant captures");
+    assert!(
+        quiet_promotions > 100,
+        "{quiet_promotions} quiet promotions"
+    );
+    assert!(
+        in_check > 100,
+        "{in_check} positions in check with captures"
+    );
+}

@@ -1,8 +1,9 @@
 //! Forsyth-Edwards Notation: parsing with typed errors, and printing.
 
 use crate::bitboard::Bitboard;
+use crate::castling::{CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
-use crate::position::{right_bit, CastleSide, Position};
+use crate::position::Position;
 use crate::square::{File, Rank, Square};
 use std::fmt;
 
@@ -317,11 +318,10 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         } else {
             CastleSide::Long
         };
-        let bit = right_bit(color, side);
-        if pos.rights & bit != 0 {
+        if pos.rights.has(color, side) {
             return Err(FenError::CastlingRepeated(c));
         }
-        pos.rights |= bit;
+        pos.rights = pos.rights.with(CastlingRights::single(color, side));
         pos.castle_rooks[color.index()][side.index()] = rook;
     }
     Ok(())

@@ -28,8 +28,12 @@
 
 pub mod attacks;
 mod bitboard;
+mod castling;
 mod fen;
-mod movegen;
+mod generate;
+mod make;
+mod move_list;
+mod move_sets;
 mod moves;
 mod perft;
 mod piece;
@@ -40,16 +44,16 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use castling::{CastleSide, CastlingRights};
 pub use fen::FenError;
-pub use movegen::{MoveError, MoveSink};
-pub use moves::{
-    Move, MoveKind, MoveList, PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter, UciMove,
-    MAX_MOVES,
-};
+pub use generate::MoveSink;
+pub use move_list::{MoveList, MAX_MOVES};
+pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
+pub use moves::{Move, MoveError, MoveKind, UciMove};
 pub use perft::{
-    divide, divide_parallel, divide_with, perft, perft_hashed, perft_parallel, perft_with,
-    PerftHash,
+    divide, divide_parallel, divide_streamed, divide_with, perft, perft_hashed, perft_parallel,
+    perft_with, PerftHash,
 };
 pub use piece::{Color, Piece};
-pub use position::{CastleSide, Position, STARTPOS_FEN};
+pub use position::{Position, STARTPOS_FEN};
 pub use square::{File, Rank, Square};

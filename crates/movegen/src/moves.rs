@@ -1,10 +1,9 @@
-//! Moves, per-piece move sets and the fixed-capacity move list.
+//! Moves and their UCI text, both ways.
 
-use crate::bitboard::Bitboard;
 use crate::piece::Piece;
-use crate::square::{File, Rank, Square};
+use crate::position::Position;
+use crate::square::{File, Square};
 use std::fmt;
-use std::ops::Deref;
 
 /// What kind of move a [`Move`] is, beyond its two squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -157,226 +156,55 @@ impl fmt::Display for Move {
     }
 }
 
-/// The legal moves of one piece: a source square and a target set.
-///
-/// `special` marks targets that are not plain moves: the en-passant square for a
-/// pawn, the castling rooks' squares for a king. Pawn targets on the last rank
-/// stand for four promotions each.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PieceMoves {
-    /// The moving piece.
-    pub piece: Piece,
-    /// Its square.
-    pub from: Square,
-    /// Where it may go.
-    pub to: Bitboard,
-    /// Targets that are en passant (pawn) or castling (king).
-    pub special: Bitboard,
+/// Why a UCI move string was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not of the form `e2e4` / `e7e8q` (squares `a1`-`h8`, promotion `nbrq`).
+    Malformed,
+    /// Well formed, but not a legal move in the position.
+    Illegal,
 }
 
-const PROMOTION_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
-
-impl PieceMoves {
-    /// The number of moves this set stands for (promotions count four times).
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        let n = self.to.len() as usize;
-        if self.piece == Piece::Pawn {
-            n + 3 * (self.to & PROMOTION_RANKS).len() as usize
-        } else {
-            n
-        }
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.to.is_empty()
-    }
-}
-
-impl IntoIterator for PieceMoves {
-    type Item = Move;
-    type IntoIter = PieceMovesIter;
-
-    fn into_iter(self) -> PieceMovesIter {
-        PieceMovesIter {
-            moves: self,
-            promo: 0,
-        }
-    }
-}
-
-/// Iterator over the moves of a [`PieceMoves`].
-pub struct PieceMovesIter {
-    moves: PieceMoves,
-    promo: u8,
-}
-
-const PROMOTION_ORDER: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
-
-impl Iterator for PieceMovesIter {
-    type Item = Move;
-
-    #[inline]
-    fn next(&mut self) -> Option<Move> {
-        let to = self.moves.to.first()?;
-        let from = self.moves.from;
-        let kind = if self.moves.special.has(to) {
-            if self.moves.piece == Piece::King {
-                MoveKind::Castle
-            } else {
-                MoveKind::EnPassant
-            }
-        } else if self.moves.piece == Piece::Pawn && matches!(to.rank(), Rank::First | Rank::Eighth)
-        {
-            let p = PROMOTION_ORDER[self.promo as usize];
-            self.promo += 1;
-            if self.promo < 4 {
-                return Some(Move::new(from, to, MoveKind::Promotion(p)));
-            }
-            self.promo = 0;
-            MoveKind::Promotion(p)
-        } else {
-            MoveKind::Normal
-        };
-        self.moves.to.0 &= self.moves.to.0 - 1;
-        Some(Move::new(from, to, kind))
-    }
-}
-
-/// Pawn moves of one kind for a whole set of pawns at once: every square of
-/// `to` is reached by the pawn standing `delta` squares before it (`from =
-/// to - delta`), e.g. all single pushes of White's unpinned pawns with `delta`
-/// 8. Pawns reaching the last rank make four moves each, queen first.
-///
-/// Counting needs no loop: [`PawnMoves::len`] is a population count.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PawnMoves {
-    /// The target squares.
-    pub to: Bitboard,
-    /// How far each target lies from its source: `to - from` in square indices.
-    pub delta: i8,
-}
-
-impl PawnMoves {
-    /// The number of moves, promotions counting four.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        (self.to.len() + 3 * (self.to & PROMOTION_RANKS).len()) as usize
-    }
-
-    /// Whether there are no moves.
-    pub fn is_empty(&self) -> bool {
-        self.to.is_empty()
-    }
-
-    /// The source square of target `to`.
-    #[inline(always)]
-    pub fn from(&self, to: Square) -> Square {
-        Square::from_index_masked((to.index() as isize - self.delta as isize) as usize)
-    }
-}
-
-impl IntoIterator for PawnMoves {
-    type Item = Move;
-    type IntoIter = PawnMovesIter;
-
-    #[inline(always)]
-    fn into_iter(self) -> PawnMovesIter {
-        PawnMovesIter {
-            moves: self,
-            promo: 0,
-        }
-    }
-}
-
-/// Iterator over the moves of a [`PawnMoves`].
-pub struct PawnMovesIter {
-    moves: PawnMoves,
-    promo: u8,
-}
-
-impl Iterator for PawnMovesIter {
-    type Item = Move;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<Move> {
-        let to = self.moves.to.first()?;
-        let from = self.moves.from(to);
-        if PROMOTION_RANKS.has(to) {
-            let p = PROMOTION_ORDER[self.promo as usize];
-            self.promo += 1;
-            if self.promo < 4 {
-                return Some(Move::new(from, to, MoveKind::Promotion(p)));
-            }
-            self.promo = 0;
-            self.moves.to.0 &= self.moves.to.0 - 1;
-            return Some(Move::new(from, to, MoveKind::Promotion(p)));
-        }
-        self.moves.to.0 &= self.moves.to.0 - 1;
-        Some(Move::new(from, to, MoveKind::Normal))
-    }
-}
-
-/// Capacity of a [`MoveList`]. Reachable positions have at most 218 legal
-/// moves; the FEN parser allows at most 16 pieces a side, and 15 queens and a
-/// king have at most 15 * 27 + 8 = 413, so no position we accept overflows it.
-pub const MAX_MOVES: usize = 416;
-
-/// A fixed-capacity list of moves: no allocation.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    /// An empty list.
-    pub const fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NULL; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends a move.
-    ///
-    /// # Panics
-    /// If the list already holds [`MAX_MOVES`] moves, which no legal position reaches.
-    #[inline(always)]
-    pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    /// The moves as a mutable slice (for sorting).
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-
-    /// Empties the list.
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl Deref for MoveList {
-    type Target = [Move];
-
-    fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-}
-
-impl fmt::Debug for MoveList {
+impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        f.write_str(match self {
+            MoveError::Malformed => "not a move in UCI notation",
+            MoveError::Illegal => "not a legal move in this position",
+        })
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Position {
+    /// Finds the legal move written `text` in UCI notation. Castling is accepted
+    /// as the king's two-square step (`e1g1`) unless `chess960`, and always as
+    /// king-takes-own-rook (`e1h1`).
+    ///
+    /// # Errors
+    /// [`MoveError::Malformed`] if `text` is not UCI move syntax,
+    /// [`MoveError::Illegal`] if no legal move matches.
+    pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveError> {
+        let bytes = text.as_bytes();
+        if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
+            return Err(MoveError::Malformed);
+        }
+        let from = Square::parse(&text[0..2]).ok_or(MoveError::Malformed)?;
+        let to = Square::parse(&text[2..4]).ok_or(MoveError::Malformed)?;
+        let promo = match bytes.get(4) {
+            None => None,
+            Some(b'n' | b'b' | b'r' | b'q') => Piece::from_char(bytes[4] as char),
+            Some(_) => return Err(MoveError::Malformed),
+        };
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| {
+                mv.from() == from
+                    && mv.promotion() == promo
+                    && (mv.to() == to || (!chess960 && mv.king_destination() == to))
+            })
+            .ok_or(MoveError::Illegal)
     }
 }
 
@@ -416,41 +244,5 @@ mod tests {
         let promo = Move::new(sq("e7"), sq("e8"), MoveKind::Promotion(Piece::Queen));
         assert_eq!(promo.to_string(), "e7e8q");
         assert_eq!(Move::NULL.to_string(), "0000");
-    }
-
-    #[test]
-    fn piece_moves_expand_promotions() {
-        let pm = PieceMoves {
-            piece: Piece::Pawn,
-            from: sq("b7"),
-            to: Bitboard::from_square(sq("a8")) | Bitboard::from_square(sq("b8")),
-            special: Bitboard::EMPTY,
-        };
-        let moves: Vec<String> = pm.into_iter().map(|m| m.to_string()).collect();
-        assert_eq!(moves.len(), pm.len());
-        assert_eq!(
-            moves,
-            ["b7a8q", "b7a8r", "b7a8b", "b7a8n", "b7b8q", "b7b8r", "b7b8b", "b7b8n"]
-        );
-    }
-
-    #[test]
-    fn pawn_moves_find_their_sources_and_expand_promotions() {
-        let set = |names: &[&str]| names.iter().map(|n| sq(n)).collect::<Bitboard>();
-        let pm = PawnMoves {
-            to: set(&["c8", "e4"]),
-            delta: 9,
-        };
-        let moves: Vec<String> = pm.into_iter().map(|m| m.to_string()).collect();
-        assert_eq!(moves.len(), pm.len());
-        assert_eq!(moves, ["d3e4", "b7c8q", "b7c8r", "b7c8b", "b7c8n"]);
-        let black = PawnMoves {
-            to: set(&["a1", "h5"]),
-            delta: -8,
-        };
-        let moves: Vec<String> = black.into_iter().map(|m| m.to_string()).collect();
-        assert_eq!(moves[0], "a2a1q");
-        assert_eq!(moves.last().unwrap(), "h6h5");
-        assert_eq!(moves.len(), 5);
     }
 }

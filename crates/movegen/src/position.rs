@@ -1,46 +1,14 @@
-//! The board state, attack queries and copy-make.
+//! The board state and attack queries.
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
     rook_rays,
 };
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveKind};
+use crate::castling::{CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
 use crate::square::{File, Rank, Square};
 use crate::zobrist;
-
-/// Which way a side castles: towards the h-file (`Short`) or the a-file (`Long`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum CastleSide {
-    /// Towards the h-file: the king ends on g, the rook on f ("O-O").
-    Short,
-    /// Towards the a-file: the king ends on c, the rook on d ("O-O-O").
-    Long,
-}
-
-impl CastleSide {
-    /// Both sides, short first.
-    pub const ALL: [CastleSide; 2] = [CastleSide::Short, CastleSide::Long];
-
-    /// The side's index: 0 for short, 1 for long.
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The files the king and the rook end on.
-    pub const fn destination_files(self) -> (File, File) {
-        match self {
-            CastleSide::Short => (File::G, File::F),
-            CastleSide::Long => (File::C, File::D),
-        }
-    }
-}
-
-/// The bit of one castling right in the 4-bit rights mask.
-pub(crate) const fn right_bit(color: Color, side: CastleSide) -> u8 {
-    1 << (color as u8 * 2 + side as u8)
-}
 
 /// A chess position: pieces, side to move, castling, en passant, clocks, and the
 /// derived zobrist key, checkers and pinned pieces.
@@ -53,7 +21,7 @@ pub struct Position {
     pub(crate) pieces: [Bitboard; 6],
     pub(crate) colors: [Bitboard; 2],
     pub(crate) side: Color,
-    pub(crate) rights: u8,
+    pub(crate) rights: CastlingRights,
     pub(crate) castle_rooks: [[Square; 2]; 2],
     /// The squares a move from or onto costs a castling right: the rooks
     /// that may castle and their kings (kept by [`Position::reset_castling_squares`]).
@@ -88,7 +56,7 @@ impl Position {
             pieces: [Bitboard::EMPTY; 6],
             colors: [Bitboard::EMPTY; 2],
             side: Color::White,
-            rights: 0,
+            rights: CastlingRights::NONE,
             castle_rooks: [[a1; 2]; 2],
             castling_squares: Bitboard::EMPTY,
             ep: None,
@@ -197,12 +165,13 @@ impl Position {
 
     /// The square of the rook `color` may castle with on `side`, if it still may.
     pub fn castle_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
-        (self.rights & right_bit(color, side) != 0)
+        self.rights
+            .has(color, side)
             .then(|| self.castle_rooks[color.index()][side.index()])
     }
 
-    /// The castling rights as a 4-bit mask (White short, White long, Black short, Black long).
-    pub fn castling_rights(&self) -> u8 {
+    /// The castling rights still held.
+    pub fn castling_rights(&self) -> CastlingRights {
         self.rights
     }
 
@@ -307,179 +276,6 @@ impl Position {
             && (bishop_attacks(king, occ) & bishops).is_empty()
     }
 
-    /// The position after `mv`, which must be legal here (as from [`Position::legal_moves`]).
-    #[inline]
-    pub fn play(&self, mv: Move) -> Position {
-        let piece = self
-            .piece_on(mv.from())
-            .expect("a legal move starts on a square holding a piece");
-        let mut next = *self;
-        next.play_in_place::<true>(piece, mv);
-        next
-    }
-
-    /// Applies `mv`, made by `piece`, to this position (perft copies first).
-    ///
-    /// With `KEYS` false the zobrist key is left stale and an en-passant
-    /// square is recorded whenever a pawn stands ready to capture, legal or
-    /// not (the generator tests legality anyway): for unhashed perft, whose
-    /// positions are never shown, compared or hashed.
-    #[inline(always)]
-    pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
-        let us = self.side;
-        let them = !us;
-        let (from, to) = (mv.from(), mv.to());
-        let ep = self.ep.take();
-        if KEYS {
-            self.key ^= zobrist::side_key();
-            if let Some(ep) = ep {
-                self.key ^= zobrist::ep_key(ep);
-            }
-        }
-        self.halfmove += 1;
-        if us == Color::Black {
-            self.fullmove += 1;
-        }
-        let mut double_push = None;
-        match mv.kind() {
-            MoveKind::Castle => {
-                let side = if to > from {
-                    CastleSide::Short
-                } else {
-                    CastleSide::Long
-                };
-                let (kf, rf) = side.destination_files();
-                let rank = from.rank();
-                self.toggle::<KEYS>(us, Piece::King, from);
-                self.toggle::<KEYS>(us, Piece::Rook, to);
-                self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
-                self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
-            }
-            kind => {
-                if self.colors[them].has(to) {
-                    self.capture::<KEYS>(them, to);
-                    self.halfmove = 0;
-                }
-                self.toggle::<KEYS>(us, piece, from);
-                match kind {
-                    MoveKind::Promotion(p) => self.toggle::<KEYS>(us, p, to),
-                    _ => self.toggle::<KEYS>(us, piece, to),
-                }
-                if piece == Piece::Pawn {
-                    self.halfmove = 0;
-                    if kind == MoveKind::EnPassant {
-                        self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
-                    } else if to.index() ^ from.index() == 16 {
-                        double_push =
-                            Some(Square::from_index_masked((from.index() + to.index()) / 2));
-                    }
-                }
-            }
-        }
-        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if (touched & self.castling_squares).nonempty() {
-            self.update_rights::<KEYS>(us, piece, from, to);
-        }
-        self.side = them;
-        self.update_check_info();
-        if let Some(ep) = double_push {
-            if KEYS {
-                if self.any_legal_ep(ep) {
-                    self.ep = Some(ep);
-                    self.key ^= zobrist::ep_key(ep);
-                }
-            } else if (pawn_attacks(us, ep) & self.pieces_of(them, Piece::Pawn)).nonempty() {
-                self.ep = Some(ep);
-            }
-        }
-        if KEYS {
-            debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv}");
-        }
-    }
-
-    /// Removes the piece of `color` on `sq`.
-    #[inline(always)]
-    fn capture<const KEYS: bool>(&mut self, color: Color, sq: Square) {
-        if KEYS {
-            let captured = self
-                .piece_on(sq)
-                .expect("a capture's target square holds a piece");
-            self.toggle::<true>(color, captured, sq);
-        } else {
-            // Which kind it was only matters to the key: clear every kind.
-            let keep = !Bitboard::from_square(sq);
-            for bb in &mut self.pieces[..Piece::King.index()] {
-                *bb &= keep;
-            }
-            self.colors[color] &= keep;
-        }
-    }
-
-    /// Recomputes [`Position::castling_squares`] from the rights.
-    pub(crate) fn reset_castling_squares(&mut self) {
-        self.castling_squares = Bitboard::EMPTY;
-        for color in Color::ALL {
-            for side in CastleSide::ALL {
-                if self.rights & right_bit(color, side) != 0 {
-                    self.castling_squares |= Bitboard::from_square(self.king(color))
-                        | Bitboard::from_square(self.castle_rooks[color.index()][side.index()]);
-                }
-            }
-        }
-    }
-
-    /// Clears the castling rights a move from `from` to `to` loses (one of
-    /// them is in [`Position::castling_squares`]).
-    #[inline(never)]
-    fn update_rights<const KEYS: bool>(
-        &mut self,
-        us: Color,
-        piece: Piece,
-        from: Square,
-        to: Square,
-    ) {
-        let old = self.rights;
-        let mut lost = 0;
-        if piece == Piece::King {
-            lost |= right_bit(us, CastleSide::Short) | right_bit(us, CastleSide::Long);
-        }
-        let [[white_short, white_long], [black_short, black_long]] = self.castle_rooks;
-        let touched = |rook: Square| rook == from || rook == to;
-        lost |= touched(white_short) as u8
-            | (touched(white_long) as u8) << 1
-            | (touched(black_short) as u8) << 2
-            | (touched(black_long) as u8) << 3;
-        self.rights &= !lost;
-        self.reset_castling_squares();
-        if KEYS {
-            self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
-        }
-    }
-
-    /// Whether the side to move has a legal en-passant capture onto `ep`.
-    pub(crate) fn any_legal_ep(&self, ep: Square) -> bool {
-        let us = self.side;
-        let capturers = pawn_attacks(!us, ep) & self.pieces_of(us, Piece::Pawn);
-        capturers.into_iter().any(|from| self.ep_is_legal(from, ep))
-    }
-
-    /// The position after passing the move (for null-move pruning). The side to
-    /// move must not be in check.
-    pub fn play_null(&self) -> Position {
-        let mut next = *self;
-        next.key ^= zobrist::side_key();
-        if let Some(ep) = next.ep.take() {
-            next.key ^= zobrist::ep_key(ep);
-        }
-        next.halfmove += 1;
-        if self.side == Color::Black {
-            next.fullmove += 1;
-        }
-        next.side = !self.side;
-        next.update_check_info();
-        next
-    }
-
     /// The zobrist key computed from scratch (the incremental key must equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = zobrist::castling_key(self.rights);
@@ -503,7 +299,7 @@ impl Position {
 /// The square one rank behind `sq` from `color`'s point of view (where the
 /// double-pushed pawn stands when `sq` is the en-passant square).
 #[inline(always)]
-fn square_behind(sq: Square, color: Color) -> Bitboard {
+pub(crate) fn square_behind(sq: Square, color: Color) -> Bitboard {
     let bb = Bitboard::from_square(sq);
     match color {
         Color::White => bb.down(),

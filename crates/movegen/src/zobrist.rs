@@ -1,5 +1,6 @@
 //! Zobrist keys from a fixed-seed generator, so hashes match on every build.
 
+use crate::castling::CastlingRights;
 use crate::piece::{Color, Piece};
 use crate::square::Square;
 
@@ -70,10 +71,10 @@ pub fn piece_key(color: Color, piece: Piece, sq: Square) -> u64 {
     KEYS.pieces[color.index()][piece.index()][sq.index()]
 }
 
-/// The key of a set of castling rights (a 4-bit mask).
+/// The key of a set of castling rights.
 #[inline(always)]
-pub fn castling_key(rights: u8) -> u64 {
-    KEYS.castling[(rights & 15) as usize]
+pub fn castling_key(rights: CastlingRights) -> u64 {
+    KEYS.castling[rights.index()]
 }
 
 /// The key of an en-passant square on this file.

@@ -1,35 +1,18 @@
-//! Legal move generation with check and pin masks (no make-and-test).
+//! Legal move generation with check and pin masks (no make-and-test), into
+//! a [`MoveSink`].
 
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
     rook_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList, PawnMoves, PieceMoves};
+use crate::castling::{CastleSide, CastlingRights};
+use crate::move_list::MoveList;
+use crate::move_sets::{PawnMoves, PieceMoves};
+use crate::moves::Move;
 use crate::piece::{Color, Piece};
-use crate::position::{right_bit, CastleSide, Position};
+use crate::position::Position;
 use crate::square::{File, Square};
-use std::fmt;
-
-/// Why a UCI move string was not accepted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MoveError {
-    /// Not of the form `e2e4` / `e7e8q` (squares `a1`-`h8`, promotion `nbrq`).
-    Malformed,
-    /// Well formed, but not a legal move in the position.
-    Illegal,
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MoveError::Malformed => "not a move in UCI notation",
-            MoveError::Illegal => "not a legal move in this position",
-        })
-    }
-}
-
-impl std::error::Error for MoveError {}
 
 /// Receives the legal moves of a position as sets, from
 /// [`Position::generate`]. Each method returns `true` to stop generation.
@@ -125,6 +108,8 @@ impl<const WHITE: bool> Pawns<WHITE> {
     const UP_EAST: i8 = if WHITE { 9 } else { -7 };
     /// The rank a single push from the starting rank lands on.
     const THIRD_RANK: u64 = if WHITE { 0xFF << 16 } else { 0xFF << 40 };
+    /// The rank pawns promote on.
+    const LAST_RANK: u64 = if WHITE { 0xFF << 56 } else { 0xFF };
 
     #[inline(always)]
     fn shift(bb: u64, delta: i8) -> u64 {
@@ -157,8 +142,19 @@ impl Position {
     #[inline(always)]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) -> bool {
         match self.side {
-            Color::White => self.generate_for::<true, S>(sink),
-            Color::Black => self.generate_for::<false, S>(sink),
+            Color::White => self.generate_for::<true, false, S>(sink),
+            Color::Black => self.generate_for::<false, false, S>(sink),
+        }
+    }
+
+    /// Generates the legal captures (en passant included) and every
+    /// promotion, quiet ones too, into `sink`, in the order of
+    /// [`Position::generate`]. Returns whether the sink stopped it.
+    #[inline(always)]
+    pub fn generate_captures<S: MoveSink>(&self, sink: &mut S) -> bool {
+        match self.side {
+            Color::White => self.generate_for::<true, true, S>(sink),
+            Color::Black => self.generate_for::<false, true, S>(sink),
         }
     }
 
@@ -170,12 +166,16 @@ impl Position {
         self.generate(&mut PerPiece(listener))
     }
 
+    /// The generator for one side; with `CAPTURES` only captures and promotions.
     #[inline(always)]
-    fn generate_for<const WHITE: bool, S: MoveSink>(&self, sink: &mut S) -> bool {
+    fn generate_for<const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+        &self,
+        sink: &mut S,
+    ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves(us, king, own, sink) {
+        if self.king_moves::<CAPTURES>(us, king, own, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -183,12 +183,23 @@ impl Position {
             Some(_) if self.checkers.has_many() => return false,
             Some(checker) => between(king, checker) | self.checkers,
         };
-        self.piece_moves(king, own, target, sink)
-            || self.pawn_moves::<WHITE, S>(king, own, target, sink)
+        let piece_target = if CAPTURES {
+            target & self.colors[!us]
+        } else {
+            target
+        };
+        self.piece_moves(king, own, piece_target, sink)
+            || self.pawn_moves::<WHITE, CAPTURES, S>(king, own, target, sink)
     }
 
     #[inline(always)]
-    fn king_moves(&self, us: Color, king: Square, own: Bitboard, sink: &mut impl MoveSink) -> bool {
+    fn king_moves<const CAPTURES: bool>(
+        &self,
+        us: Color,
+        king: Square,
+        own: Bitboard,
+        sink: &mut impl MoveSink,
+    ) -> bool {
         let them = !us;
         // The king is lifted off the board so it cannot hide behind itself
         // from a slider it steps away from.
@@ -201,13 +212,14 @@ impl Position {
             leapers |= knight_attacks(knight).0;
         }
         let mut to = Bitboard::EMPTY;
-        for sq in king_attacks(king) & !own & Bitboard(!leapers) {
+        let target = if CAPTURES { enemy } else { !own };
+        for sq in king_attacks(king) & target & Bitboard(!leapers) {
             if !self.is_attacked_by_slider(sq, them, occ) {
                 to |= Bitboard::from_square(sq);
             }
         }
-        let ours = right_bit(us, CastleSide::Short) | right_bit(us, CastleSide::Long);
-        let castles = if self.rights & ours != 0 && self.checkers.is_empty() {
+        let may_castle = self.rights.intersects(CastlingRights::both(us));
+        let castles = if !CAPTURES && may_castle && self.checkers.is_empty() {
             self.castles(us, king)
         } else {
             Bitboard::EMPTY
@@ -231,7 +243,7 @@ impl Position {
     /// The castling rook's square if castling on `side` is legal, else nothing.
     #[inline(always)]
     fn castle(&self, us: Color, king: Square, side: CastleSide) -> Bitboard {
-        if self.rights & right_bit(us, side) == 0 {
+        if !self.rights.has(us, side) {
             return Bitboard::EMPTY;
         }
         let occ = self.occupied();
@@ -324,8 +336,9 @@ impl Position {
     }
 
     /// Unpinned pawns setwise, then pinned pawns one by one, then en passant.
+    /// With `CAPTURES`, pushes only onto the last rank.
     #[inline(always)]
-    fn pawn_moves<const WHITE: bool, S: MoveSink>(
+    fn pawn_moves<const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
         &self,
         king: Square,
         own: Bitboard,
@@ -338,8 +351,14 @@ impl Position {
         let pawns = (self.pieces[Piece::Pawn] & own).0;
         let target = target.0;
         let free = pawns & !self.pinned.0;
+        let pushes = if CAPTURES {
+            Pawns::<WHITE>::LAST_RANK
+        } else {
+            !0
+        };
         let single = Pawns::<WHITE>::up(free) & empty;
-        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty;
+        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty & pushes;
+        let single = single & pushes;
         let sets = [
             (
                 Pawns::<WHITE>::up_west(free) & enemies,
@@ -361,7 +380,8 @@ impl Position {
         for from in Bitboard(pawns & self.pinned.0) {
             let bb = Bitboard::from_square(from).0;
             let single = Pawns::<WHITE>::up(bb) & empty;
-            let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty;
+            let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty & pushes;
+            let single = single & pushes;
             let attacks = pawn_attacks(us, from).0 & enemies;
             let to = Bitboard(single | double | attacks) & Bitboard(target) & line(king, from);
             if to.nonempty() && sink.piece(simple(Piece::Pawn, from, to)) {
@@ -395,6 +415,13 @@ impl Position {
         list
     }
 
+    /// The legal captures and promotions, as from [`Position::generate_captures`].
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_captures(&mut list);
+        list
+    }
+
     /// The number of legal moves, without listing them (promotions count four).
     #[inline(always)]
     pub fn count_moves(&self) -> usize {
@@ -411,36 +438,6 @@ impl Position {
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
         self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
-    }
-
-    /// Finds the legal move written `text` in UCI notation. Castling is accepted
-    /// as the king's two-square step (`e1g1`) unless `chess960`, and always as
-    /// king-takes-own-rook (`e1h1`).
-    ///
-    /// # Errors
-    /// [`MoveError::Malformed`] if `text` is not UCI move syntax,
-    /// [`MoveError::Illegal`] if no legal move matches.
-    pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveError> {
-        let bytes = text.as_bytes();
-        if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
-            return Err(MoveError::Malformed);
-        }
-        let from = Square::parse(&text[0..2]).ok_or(MoveError::Malformed)?;
-        let to = Square::parse(&text[2..4]).ok_or(MoveError::Malformed)?;
-        let promo = match bytes.get(4) {
-            None => None,
-            Some(b'n' | b'b' | b'r' | b'q') => Piece::from_char(bytes[4] as char),
-            Some(_) => return Err(MoveError::Malformed),
-        };
-        self.legal_moves()
-            .iter()
-            .copied()
-            .find(|mv| {
-                mv.from() == from
-                    && mv.promotion() == promo
-                    && (mv.to() == to || (!chess960 && mv.king_destination() == to))
-            })
-            .ok_or(MoveError::Illegal)
     }
 }
 

@@ -1,0 +1,187 @@
+//! Copy-make: applying a move to a position.
+
+use crate::attacks::pawn_attacks;
+use crate::bitboard::Bitboard;
+use crate::castling::{CastleSide, CastlingRights};
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Color, Piece};
+use crate::position::{square_behind, Position};
+use crate::square::Square;
+use crate::zobrist;
+
+impl Position {
+    /// The position after `mv`, which must be legal here (as from [`Position::legal_moves`]).
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position {
+        let piece = self
+            .piece_on(mv.from())
+            .expect("a legal move starts on a square holding a piece");
+        let mut next = *self;
+        next.play_in_place::<true>(piece, mv);
+        next
+    }
+
+    /// Applies `mv`, made by `piece`, to this position (perft copies first).
+    ///
+    /// With `KEYS` false the zobrist key is left stale and an en-passant
+    /// square is recorded whenever a pawn stands ready to capture, legal or
+    /// not (the generator tests legality anyway): for unhashed perft, whose
+    /// positions are never shown, compared or hashed.
+    #[inline(always)]
+    pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
+        let us = self.side;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let ep = self.ep.take();
+        if KEYS {
+            self.key ^= zobrist::side_key();
+            if let Some(ep) = ep {
+                self.key ^= zobrist::ep_key(ep);
+            }
+        }
+        self.halfmove += 1;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        let mut double_push = None;
+        match mv.kind() {
+            MoveKind::Castle => {
+                let side = if to > from {
+                    CastleSide::Short
+                } else {
+                    CastleSide::Long
+                };
+                let (kf, rf) = side.destination_files();
+                let rank = from.rank();
+                self.toggle::<KEYS>(us, Piece::King, from);
+                self.toggle::<KEYS>(us, Piece::Rook, to);
+                self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
+                self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
+            }
+            kind => {
+                if self.colors[them].has(to) {
+                    self.capture::<KEYS>(them, to);
+                    self.halfmove = 0;
+                }
+                self.toggle::<KEYS>(us, piece, from);
+                match kind {
+                    MoveKind::Promotion(p) => self.toggle::<KEYS>(us, p, to),
+                    _ => self.toggle::<KEYS>(us, piece, to),
+                }
+                if piece == Piece::Pawn {
+                    self.halfmove = 0;
+                    if kind == MoveKind::EnPassant {
+                        self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
+                    } else if to.index() ^ from.index() == 16 {
+                        double_push =
+                            Some(Square::from_index_masked((from.index() + to.index()) / 2));
+                    }
+                }
+            }
+        }
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if (touched & self.castling_squares).nonempty() {
+            self.update_rights::<KEYS>(us, piece, from, to);
+        }
+        self.side = them;
+        self.update_check_info();
+        if let Some(ep) = double_push {
+            if KEYS {
+                if self.any_legal_ep(ep) {
+                    self.ep = Some(ep);
+                    self.key ^= zobrist::ep_key(ep);
+                }
+            } else if (pawn_attacks(us, ep) & self.pieces_of(them, Piece::Pawn)).nonempty() {
+                self.ep = Some(ep);
+            }
+        }
+        if KEYS {
+            debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv}");
+        }
+    }
+
+    /// Removes the piece of `color` on `sq`.
+    #[inline(always)]
+    fn capture<const KEYS: bool>(&mut self, color: Color, sq: Square) {
+        if KEYS {
+            let captured = self
+                .piece_on(sq)
+                .expect("a capture's target square holds a piece");
+            self.toggle::<true>(color, captured, sq);
+        } else {
+            // Which kind it was only matters to the key: clear every kind.
+            let keep = !Bitboard::from_square(sq);
+            for bb in &mut self.pieces[..Piece::King.index()] {
+                *bb &= keep;
+            }
+            self.colors[color] &= keep;
+        }
+    }
+
+    /// Recomputes [`Position::castling_squares`] from the rights.
+    pub(crate) fn reset_castling_squares(&mut self) {
+        self.castling_squares = Bitboard::EMPTY;
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if self.rights.has(color, side) {
+                    self.castling_squares |= Bitboard::from_square(self.king(color))
+                        | Bitboard::from_square(self.castle_rooks[color.index()][side.index()]);
+                }
+            }
+        }
+    }
+
+    /// Clears the castling rights a move from `from` to `to` loses (one of
+    /// them is in [`Position::castling_squares`]).
+    #[inline(never)]
+    fn update_rights<const KEYS: bool>(
+        &mut self,
+        us: Color,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
+        let old = self.rights;
+        let mut lost = CastlingRights::NONE;
+        if piece == Piece::King {
+            lost = CastlingRights::both(us);
+        }
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                let rook = self.castle_rooks[color.index()][side.index()];
+                if rook == from || rook == to {
+                    lost = lost.with(CastlingRights::single(color, side));
+                }
+            }
+        }
+        self.rights = self.rights.without(lost);
+        self.reset_castling_squares();
+        if KEYS {
+            self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
+        }
+    }
+
+    /// Whether the side to move has a legal en-passant capture onto `ep`.
+    pub(crate) fn any_legal_ep(&self, ep: Square) -> bool {
+        let us = self.side;
+        let capturers = pawn_attacks(!us, ep) & self.pieces_of(us, Piece::Pawn);
+        capturers.into_iter().any(|from| self.ep_is_legal(from, ep))
+    }
+
+    /// The position after passing the move (for null-move pruning). The side to
+    /// move must not be in check.
+    pub fn play_null(&self) -> Position {
+        let mut next = *self;
+        next.key ^= zobrist::side_key();
+        if let Some(ep) = next.ep.take() {
+            next.key ^= zobrist::ep_key(ep);
+        }
+        next.halfmove += 1;
+        if self.side == Color::Black {
+            next.fullmove += 1;
+        }
+        next.side = !self.side;
+        next.update_check_info();
+        next
+    }
+}

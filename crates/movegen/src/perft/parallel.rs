@@ -1,0 +1,145 @@
+//! Divide and perft over several threads, optionally hashed.
+
+use super::dispatch::{perft, perft_hashed};
+use super::hash::PerftHash;
+use crate::moves::Move;
+use crate::position::Position;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Perft per root move ("divide"), in move generation order.
+///
+/// `depth` 0 gives an empty list.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    divide_with(pos, depth, 1, None)
+}
+
+/// Divide on `threads` threads, optionally hashed; counts are identical to
+/// [`divide`] whatever the thread count.
+///
+/// With more than one thread and `depth` of 3 or more, the work is split two
+/// plies down: every (root move, reply) pair is a task, handed out one at a
+/// time to whichever thread is free. A few hundred tasks of uneven size
+/// balance two threads far better than twenty root moves, where the last big
+/// one can leave a thread idle.
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<&PerftHash>,
+) -> Vec<(Move, u64)> {
+    divide_streamed(pos, depth, threads, hash, |_, _| {})
+}
+
+/// [`divide_with`] that also hands each root move and its count to `done` as
+/// soon as that move and all before it are counted, in generation order (for
+/// printing a long divide as it goes). Returns the same list.
+pub fn divide_streamed(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<&PerftHash>,
+    mut done: impl FnMut(Move, u64),
+) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let moves = pos.legal_moves();
+    let split_deeper = threads > 1 && depth >= 3;
+    // (index of the root move, position to count, depth left)
+    let mut tasks: Vec<(usize, Position, u32)> = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        let child = pos.play(mv);
+        if split_deeper {
+            let replies = child.legal_moves();
+            tasks.extend(
+                replies
+                    .iter()
+                    .map(|&reply| (i, child.play(reply), depth - 2)),
+            );
+        } else {
+            tasks.push((i, child, depth - 1));
+        }
+    }
+    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+    let mut unfinished: Vec<AtomicUsize> = moves.iter().map(|_| AtomicUsize::new(0)).collect();
+    for task in &tasks {
+        *unfinished[task.0].get_mut() += 1;
+    }
+    // A root move without tasks (mate or stalemate after it) is done already.
+    let mut finished: Vec<bool> = unfinished.iter_mut().map(|n| *n.get_mut() == 0).collect();
+    let mut reported = 0;
+    let mut report = |root: Option<usize>| {
+        if let Some(i) = root {
+            finished[i] = true;
+        }
+        while reported < moves.len() && finished[reported] {
+            done(moves[reported], counts[reported].load(Ordering::Relaxed));
+            reported += 1;
+        }
+    };
+    report(None);
+    let next = AtomicUsize::new(0);
+    // Counts one task; sends its root move's index when that was the move's
+    // last task. Returns false when no task is left.
+    let step = |finished: &mpsc::Sender<usize>| {
+        let t = next.fetch_add(1, Ordering::Relaxed);
+        let Some((i, task, left)) = tasks.get(t) else {
+            return false;
+        };
+        let n = match hash {
+            Some(h) => perft_hashed(task, *left, h),
+            None => perft(task, *left),
+        };
+        counts[*i].fetch_add(n, Ordering::Relaxed);
+        // AcqRel: whoever finishes a root move sees every count added to it.
+        if unfinished[*i].fetch_sub(1, Ordering::AcqRel) == 1 {
+            // The receiver outlives every sender.
+            let _ = finished.send(*i);
+        }
+        true
+    };
+    let (tx, rx) = mpsc::channel();
+    let threads = threads.clamp(1, tasks.len().max(1));
+    if threads == 1 {
+        while step(&tx) {
+            rx.try_iter().for_each(|i| report(Some(i)));
+        }
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                s.spawn(move || while step(&tx) {});
+            }
+            drop(tx);
+            // Ends when every worker has dropped its sender.
+            rx.iter().for_each(|i| report(Some(i)));
+        });
+    }
+    moves
+        .iter()
+        .zip(&counts)
+        .map(|(&mv, n)| (mv, n.load(Ordering::Relaxed)))
+        .collect()
+}
+
+/// Perft on `threads` threads, optionally hashed; same counts as [`perft`].
+pub fn perft_with(pos: &Position, depth: u32, threads: usize, hash: Option<&PerftHash>) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    divide_with(pos, depth, threads, hash)
+        .iter()
+        .map(|d| d.1)
+        .sum()
+}
+
+/// Perft split over `threads` threads, no hashing; same counts as [`perft`].
+pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
+    perft_with(pos, depth, threads, None)
+}
+
+/// Divide split over `threads` threads, no hashing; same counts as [`divide`].
+pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_with(pos, depth, threads, None)
+}
