@@ -86,7 +86,7 @@ pub fn helper_thread(
     let mut s = Search::new(shared, data, root.1, false);
     let skew = (id % 2) as i32;
     for depth in 1..MAX_PLY as i32 - skew {
-        s.search_root(root.0, &mut moves, depth + skew, -INF, INF);
+        aspirated(&mut s, root.0, &mut moves, depth + skew);
         if s.stopped() {
             break;
         }
@@ -105,7 +105,7 @@ fn search_lines(
     depth: i32,
 ) -> usize {
     for k in 0..lines {
-        let outcome = s.search_root(root, &mut moves[k..], depth, -INF, INF);
+        let outcome = aspirated(s, root, &mut moves[k..], depth);
         if s.stopped() {
             return k + usize::from(outcome.is_some());
         }
@@ -113,6 +113,34 @@ fn search_lines(
         moves[..=k].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
     lines
+}
+
+/// Searches `moves` in a window around the first move's score from the last
+/// depth, widening it on each side it fails. Returns the best score, or when
+/// stopped, the score of a finished move that beat the window's low end.
+fn aspirated(s: &mut Search, root: &Position, moves: &mut [RootMove], depth: i32) -> Option<i32> {
+    let prev = moves[0].score;
+    if depth < 4 || prev.abs() >= MATE_BOUND {
+        return s.search_root(root, moves, depth, -INF, INF);
+    }
+    let mut delta = 20;
+    let (mut alpha, mut beta) = (prev - delta, prev + delta);
+    loop {
+        let outcome = s.search_root(root, moves, depth, alpha, beta);
+        if s.stopped() {
+            return outcome.filter(|&v| v > alpha);
+        }
+        let v = outcome?;
+        if v <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (v - delta).max(-INF);
+        } else if v >= beta {
+            beta = (v + delta).min(INF);
+        } else {
+            return Some(v);
+        }
+        delta *= 2;
+    }
 }
 
 fn line_result(rm: &RootMove) -> SearchResult {

@@ -16,6 +16,7 @@ mod eval;
 mod limits;
 mod ordering;
 mod search;
+mod terms;
 mod time;
 mod tt;
 

@@ -163,6 +163,33 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// What a node's move loop needs to know about the node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    in_check: bool,
+    pv: bool,
+    /// Static evaluation (`-INF` in check).
+    eval: i32,
+}
+
+impl Node {
+    /// Whether the `i`th move, a quiet one giving no check, can be skipped:
+    /// late in a shallow node (late move pruning), or with the evaluation
+    /// too far below alpha for a quiet move to make up (futility).
+    fn prunes_quiet(&self, i: usize, alpha: i32) -> bool {
+        if self.pv || self.in_check {
+            return false;
+        }
+        let late = self.depth <= 4 && i >= 4 + (self.depth * self.depth) as usize;
+        let futile = self.depth <= 3
+            && alpha.abs() < MATE_BOUND
+            && self.eval + 100 + 90 * self.depth <= alpha;
+        late || futile
+    }
+}
+
 /// One thread's search.
 pub struct Search<'a> {
     shared: &'a Shared<'a>,
@@ -394,7 +421,8 @@ impl<'a> Search<'a> {
         let in_check = pos.in_check();
         let key = pos.key();
         let mut hash_move = Move::NULL;
-        if let Some(e) = self.shared.tt.probe(key) {
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
             hash_move = e.mv;
             if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, ply);
@@ -408,7 +436,29 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if null_ok && !pv_node && !in_check && depth >= 3 && has_non_pawn_material(pos) {
+        // The table keeps the static evaluation: the same position evaluates the same.
+        let eval = match entry {
+            _ if in_check => -INF,
+            Some(e) => i32::from(e.eval),
+            None => evaluate(pos),
+        };
+        // Reverse futility: far enough above beta that no quiet reply will
+        // bring it back within a few plies.
+        if !pv_node
+            && !in_check
+            && depth <= 6
+            && beta.abs() < MATE_BOUND
+            && eval - 80 * depth >= beta
+        {
+            return eval;
+        }
+        if null_ok
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && eval >= beta
+            && has_non_pawn_material(pos)
+        {
             if let Some(s) = self.null_move(pos, depth, beta, ply) {
                 return s;
             }
@@ -419,8 +469,14 @@ impl<'a> Search<'a> {
         }
         self.score_moves(pos, &moves, hash_move, ply);
         self.keys.push(key);
-        let (best, best_move) =
-            self.search_moves(pos, &mut moves, depth, alpha, beta, ply, in_check);
+        let node = Node {
+            depth,
+            ply,
+            in_check,
+            pv: pv_node,
+            eval,
+        };
+        let (best, best_move) = self.search_moves(pos, &mut moves, node, alpha, beta);
         self.keys.pop();
         if self.stopped {
             return 0;
@@ -437,7 +493,7 @@ impl<'a> Search<'a> {
             Entry {
                 mv: best_move,
                 score: to_tt(best, ply).clamp(-INF, INF) as i16,
-                eval: 0,
+                eval: eval.clamp(-INF, INF) as i16,
                 depth: depth.clamp(0, 255) as u8,
                 bound,
             },
@@ -447,9 +503,6 @@ impl<'a> Search<'a> {
 
     /// Null-move pruning: if passing still fails high, so would a real move.
     fn null_move(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
-        if evaluate(pos) < beta {
-            return None;
-        }
         let r = 2 + depth / 6;
         self.keys.push(pos.key());
         let saved_floor = self.null_floor;
@@ -466,17 +519,20 @@ impl<'a> Search<'a> {
 
     /// Searches the scored `moves` (PVS with reductions); returns the best
     /// score and move. Alpha from the caller is a lower bound to beat.
-    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         pos: &Position,
         moves: &mut MoveList,
-        depth: i32,
+        node: Node,
         mut alpha: i32,
         beta: i32,
-        ply: usize,
-        in_check: bool,
     ) -> (i32, Move) {
+        let Node {
+            depth,
+            ply,
+            in_check,
+            ..
+        } = node;
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let moves = moves.as_mut_slice();
@@ -487,6 +543,14 @@ impl<'a> Search<'a> {
             let gives_check = next.in_check();
             let tactical = is_tactical(pos, mv);
             let new_depth = depth - 1 + i32::from(gives_check);
+            if i > 0
+                && !tactical
+                && !gives_check
+                && best > -MATE_BOUND
+                && node.prunes_quiet(i, alpha)
+            {
+                continue;
+            }
             let score = if i == 0 {
                 -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -556,7 +620,12 @@ impl<'a> Search<'a> {
             }
             alpha = alpha.max(best);
         }
-        let mut moves = pos.legal_moves();
+        // Out of check only captures and promotions are searched: generate no more.
+        let mut moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures()
+        };
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { best };
         }
@@ -564,7 +633,7 @@ impl<'a> Search<'a> {
         let moves = moves.as_mut_slice();
         for i in 0..moves.len() {
             if self.pick(moves, i, ply) < TACTICAL && !in_check {
-                // Picked best first: tactical moves come first, so the rest are quiet.
+                // Picked best first: the rest are captures that lose material.
                 break;
             }
             let score = -self.quiesce(&pos.play(moves[i]), -beta, -alpha, ply + 1);
