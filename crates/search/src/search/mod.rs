@@ -2,9 +2,12 @@
 //! move and late-move reductions. One [`Search`] runs on each thread; the
 //! threads share only the transposition table and a [`Shared`] record.
 
+mod quiesce;
+mod root;
+
 use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
 use crate::limits::{SearchControl, MAX_PLY};
-use crate::ordering::{is_tactical, score_move, History, Killers, TACTICAL};
+use crate::ordering::{is_tactical, score_move, History, Killers};
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use movegen::{Move, MoveList, Position, MAX_MOVES};
@@ -278,66 +281,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Searches `moves` (the root moves still to rank) to `depth` inside
-    /// `(alpha, beta)`. Each move searched gets its score and line; the best
-    /// goes first, the others keep their order. Returns the best score, or
-    /// `None` if the search was stopped before any move finished.
-    pub fn search_root(
-        &mut self,
-        root: &Position,
-        moves: &mut [RootMove],
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        debug_assert!(self.main || !self.stopped);
-        self.data.pv_len[0] = 0;
-        self.seldepth = self.seldepth.clamp(1, MAX_PLY);
-        self.keys.push(root.key());
-        let mut best: Option<(usize, i32)> = None;
-        #[allow(clippy::needless_range_loop)] // moves[..=i] rotate after the loop
-        for i in 0..moves.len() {
-            let next = root.play(moves[i].mv);
-            let new_depth = depth - 1 + i32::from(next.in_check());
-            let score = if i == 0 {
-                -self.negamax(&next, new_depth, -beta, -alpha, 1, true)
-            } else {
-                let probe = -self.negamax(&next, new_depth, -alpha - 1, -alpha, 1, true);
-                if probe > alpha && probe < beta && !self.stopped {
-                    -self.negamax(&next, new_depth, -beta, -alpha, 1, true)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped {
-                break;
-            }
-            let rm = &mut moves[i];
-            if i == 0 || score > alpha {
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(rm.mv);
-                let child = &self.data.pv[1][1..self.data.pv_len[1].max(1)];
-                rm.pv.extend_from_slice(child);
-            } else {
-                rm.score = -INF;
-            }
-            if best.map_or(true, |(_, b)| score > b) {
-                best = Some((i, score));
-            }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        self.keys.pop();
-        let (i, score) = best?;
-        moves[..=i].rotate_right(1);
-        Some(score)
-    }
-
     /// Draw by the fifty-move rule, bare material, or a repetition.
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.halfmove_clock() >= 100 || insufficient_material(pos) {
@@ -599,57 +542,5 @@ impl<'a> Search<'a> {
         let side = pos.side_to_move().index();
         let h = &mut self.data.history[side][mv.from().index()][mv.to().index()];
         *h = (*h + depth * depth).min(1 << 20);
-    }
-
-    /// Quiescence: captures and promotions (every evasion when in check) until quiet.
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.data.pv_len[ply] = ply;
-        self.count_node(ply);
-        if self.stopped {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-        let in_check = pos.in_check();
-        let mut best = -INF;
-        if !in_check {
-            best = evaluate(pos);
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        // Out of check only captures and promotions are searched: generate no more.
-        let mut moves = if in_check {
-            pos.legal_moves()
-        } else {
-            pos.legal_captures()
-        };
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { best };
-        }
-        self.score_moves(pos, &moves, Move::NULL, ply);
-        let moves = moves.as_mut_slice();
-        for i in 0..moves.len() {
-            if self.pick(moves, i, ply) < TACTICAL && !in_check {
-                // Picked best first: the rest are captures that lose material.
-                break;
-            }
-            let score = -self.quiesce(&pos.play(moves[i]), -beta, -alpha, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
