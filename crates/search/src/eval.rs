@@ -1,9 +1,11 @@
-//! Static evaluation: material plus piece-square tables, tapered between the
-//! middlegame and the endgame by the material left on the board.
+//! Static evaluation: material plus piece-square tables and the terms of
+//! `terms.rs` (mobility, pawns, king safety), tapered between the middlegame
+//! and the endgame by the material left on the board.
 //!
 //! The tables are built from a few readable rules (centralisation, pawn
 //! advance, king shelter early and king activity late) rather than typed in.
 
+use crate::terms::terms;
 use movegen::{Color, Piece, Position, Square};
 
 /// Material in centipawns, middlegame and endgame, by piece kind.
@@ -118,6 +120,9 @@ pub fn evaluate(pos: &Position) -> i32 {
             }
         }
     }
+    let (m, e) = terms(pos);
+    mg += m;
+    eg += e;
     let phase = phase.min(MAX_PHASE);
     let score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
     // A small bonus for the move keeps evaluations of odd and even depths close.

@@ -6,7 +6,7 @@
 //! they apply from that same start, so a long ponder is followed by a quick
 //! move played from what pondering found.
 
-use crate::Limits;
+use crate::limits::Limits;
 use movegen::Color;
 use std::time::Duration;
 

@@ -1,0 +1,546 @@
+//! Principal variation search with quiescence, a transposition table, null
+//! move and late-move reductions. One [`Search`] runs on each thread; the
+//! threads share only the transposition table and a [`Shared`] record.
+
+mod quiesce;
+mod root;
+
+use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
+use crate::limits::{SearchControl, MAX_PLY};
+use crate::ordering::{is_tactical, score_move, History, Killers};
+use crate::time::Deadlines;
+use crate::tt::{Bound, Entry, Table};
+use movegen::{Move, MoveList, Position, MAX_MOVES};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The score of giving mate now; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Above every score.
+pub const INF: i32 = 32_000;
+
+/// Nodes between two looks at the clock and the stop flags.
+const POLL_INTERVAL: u64 = 2048;
+
+/// What one thread keeps from search to search: its move-ordering memory and
+/// its scratch buffers, allocated once.
+pub struct ThreadData {
+    killers: Box<Killers>,
+    history: Box<History>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Move-ordering scores per ply, so no node zero-fills its own.
+    scores: Vec<[i32; MAX_MOVES]>,
+}
+
+impl ThreadData {
+    /// Fresh data with empty killers and history.
+    pub fn new() -> ThreadData {
+        ThreadData {
+            killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            scores: vec![[0; MAX_MOVES]; MAX_PLY],
+        }
+    }
+
+    /// Forgets killers and history (a new game).
+    pub fn clear(&mut self) {
+        *self.killers = [[Move::NULL; 2]; MAX_PLY];
+        *self.history = [[[0; 64]; 64]; 2];
+    }
+
+    /// Forgets the killers, which are specific to one root.
+    pub fn new_search(&mut self) {
+        *self.killers = [[Move::NULL; 2]; MAX_PLY];
+    }
+}
+
+/// What all threads of one search share: the table, the protocol's flags,
+/// the node total and the limits.
+pub struct Shared<'a> {
+    tt: &'a Table,
+    control: &'a SearchControl,
+    /// Set by the main thread when it is done; the helpers then stop.
+    done: AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    deadlines: Deadlines,
+    node_limit: Option<u64>,
+}
+
+impl<'a> Shared<'a> {
+    /// The shared state of a search started at `start`.
+    pub fn new(
+        tt: &'a Table,
+        control: &'a SearchControl,
+        start: Instant,
+        deadlines: Deadlines,
+        node_limit: Option<u64>,
+    ) -> Shared<'a> {
+        Shared {
+            tt,
+            control,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start,
+            deadlines,
+            node_limit,
+        }
+    }
+
+    /// Tells the helper threads that the main thread has finished.
+    pub fn finish(&self) {
+        self.done.store(true, Ordering::Relaxed);
+    }
+
+    /// Nodes counted so far by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The table all threads use.
+    pub fn tt(&self) -> &Table {
+        self.tt
+    }
+
+    /// Whether the protocol says we are pondering (time limits do not apply).
+    pub fn pondering(&self) -> bool {
+        self.control.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The deadlines of this search.
+    pub fn deadlines(&self) -> Deadlines {
+        self.deadlines
+    }
+}
+
+/// A root move with its score and line from the last search of it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score (exact for the best move, `-INF` when it only failed low).
+    pub score: i32,
+    /// Its line, starting with the move.
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// A root move not yet searched.
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INF,
+            pv: Vec::with_capacity(MAX_PLY),
+        }
+    }
+}
+
+/// A mate score relative to the root, stored relative to the node.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// What a node's move loop needs to know about the node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    in_check: bool,
+    pv: bool,
+    /// Static evaluation (`-INF` in check).
+    eval: i32,
+}
+
+impl Node {
+    /// Whether the `i`th move, a quiet one giving no check, can be skipped:
+    /// late in a shallow node (late move pruning), or with the evaluation
+    /// too far below alpha for a quiet move to make up (futility).
+    fn prunes_quiet(&self, i: usize, alpha: i32) -> bool {
+        if self.pv || self.in_check {
+            return false;
+        }
+        let late = self.depth <= 4 && i >= 4 + (self.depth * self.depth) as usize;
+        let futile = self.depth <= 3
+            && alpha.abs() < MATE_BOUND
+            && self.eval + 100 + 90 * self.depth <= alpha;
+        late || futile
+    }
+}
+
+/// One thread's search.
+pub struct Search<'a> {
+    shared: &'a Shared<'a>,
+    data: &'a mut ThreadData,
+    /// Keys of the game and the current path, for repetition detection.
+    keys: Vec<u64>,
+    /// Repetitions are not looked for below this index (a null move cuts the chain).
+    null_floor: usize,
+    nodes: u64,
+    /// Nodes already added to the shared total.
+    flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Only the main thread stops on its own limits; helpers stop when it is done.
+    main: bool,
+}
+
+impl<'a> Search<'a> {
+    /// A search on one thread; `history` holds the keys of the game before the root.
+    pub fn new(
+        shared: &'a Shared<'a>,
+        data: &'a mut ThreadData,
+        history: &[u64],
+        main: bool,
+    ) -> Search<'a> {
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        Search {
+            shared,
+            data,
+            keys,
+            null_floor: 0,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            main,
+        }
+    }
+
+    /// Whether this thread was told to stop (its results since are partial).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Deepest ply reached so far.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    /// Adds this thread's uncounted nodes to the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Polls the stop flags, the clock and the node limit.
+    fn check_limits(&mut self) {
+        self.flush_nodes();
+        let shared = self.shared;
+        if shared.control.stop.load(Ordering::Relaxed) || shared.done.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(limit) = shared.node_limit {
+            if shared.nodes() >= limit {
+                self.stopped = true;
+                return;
+            }
+        }
+        if let Some(hard) = shared.deadlines.hard {
+            if !shared.pondering() && shared.elapsed() >= hard {
+                self.stopped = true;
+            }
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.check_limits();
+        }
+    }
+
+    /// Draw by the fifty-move rule, bare material, or a repetition.
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmove_clock() >= 100 || insufficient_material(pos) {
+            return true;
+        }
+        let key = pos.key();
+        let reach = (pos.halfmove_clock() as usize).min(self.keys.len());
+        let floor = self.null_floor.max(self.keys.len() - reach);
+        (floor..self.keys.len())
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|i| self.keys[i] == key)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.data.pv_len[ply + 1].max(ply + 1);
+        let (line, child) = self.data.pv.split_at_mut(ply + 1);
+        line[ply][ply] = mv;
+        line[ply][ply + 1..child_len].copy_from_slice(&child[0][ply + 1..child_len]);
+        self.data.pv_len[ply] = child_len;
+    }
+
+    /// Scores `moves` for this node into the ply's score buffer.
+    fn score_moves(&mut self, pos: &Position, moves: &MoveList, hash_move: Move, ply: usize) {
+        let data = &mut *self.data;
+        let killers = &data.killers[ply];
+        for (s, &mv) in data.scores[ply].iter_mut().zip(moves.iter()) {
+            *s = score_move(pos, mv, hash_move, killers, &data.history);
+        }
+    }
+
+    /// Brings the best-scored of the moves from `i` on to `i` and returns its
+    /// score (a selection step: most nodes look at only a few moves).
+    fn pick(&mut self, moves: &mut [Move], i: usize, ply: usize) -> i32 {
+        let scores = &mut self.data.scores[ply];
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        // Rotating rather than swapping keeps the rest in generation order,
+        // so ties are broken the same way at every node.
+        moves[i..=best].rotate_right(1);
+        scores[i..=best].rotate_right(1);
+        scores[i]
+    }
+
+    /// The negamax search of `pos` to `depth` inside `(alpha, beta)`.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        self.data.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.count_node(ply);
+        if self.stopped {
+            return 0;
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        // No line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.in_check();
+        let key = pos.key();
+        let mut hash_move = Move::NULL;
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            hash_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let s = from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // The table keeps the static evaluation: the same position evaluates the same.
+        let eval = match entry {
+            _ if in_check => -INF,
+            Some(e) => i32::from(e.eval),
+            None => evaluate(pos),
+        };
+        // Reverse futility: far enough above beta that no quiet reply will
+        // bring it back within a few plies.
+        if !pv_node
+            && !in_check
+            && depth <= 6
+            && beta.abs() < MATE_BOUND
+            && eval - 80 * depth >= beta
+        {
+            return eval;
+        }
+        if null_ok
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && eval >= beta
+            && has_non_pawn_material(pos)
+        {
+            if let Some(s) = self.null_move(pos, depth, beta, ply) {
+                return s;
+            }
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        self.score_moves(pos, &moves, hash_move, ply);
+        self.keys.push(key);
+        let node = Node {
+            depth,
+            ply,
+            in_check,
+            pv: pv_node,
+            eval,
+        };
+        let (best, best_move) = self.search_moves(pos, &mut moves, node, alpha, beta);
+        self.keys.pop();
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply).clamp(-INF, INF) as i16,
+                eval: eval.clamp(-INF, INF) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Null-move pruning: if passing still fails high, so would a real move.
+    fn null_move(&mut self, pos: &Position, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let r = 2 + depth / 6;
+        self.keys.push(pos.key());
+        let saved_floor = self.null_floor;
+        self.null_floor = self.keys.len();
+        let next = pos.play_null();
+        let s = -self.negamax(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        self.null_floor = saved_floor;
+        self.keys.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
+    }
+
+    /// Searches the scored `moves` (PVS with reductions); returns the best
+    /// score and move. Alpha from the caller is a lower bound to beat.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        moves: &mut MoveList,
+        node: Node,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Move) {
+        let Node {
+            depth,
+            ply,
+            in_check,
+            ..
+        } = node;
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let moves = moves.as_mut_slice();
+        for i in 0..moves.len() {
+            self.pick(moves, i, ply);
+            let mv = moves[i];
+            let next = pos.play(mv);
+            let gives_check = next.in_check();
+            let tactical = is_tactical(pos, mv);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            if i > 0
+                && !tactical
+                && !gives_check
+                && best > -MATE_BOUND
+                && node.prunes_quiet(i, alpha)
+            {
+                continue;
+            }
+            let score = if i == 0 {
+                -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let quiet_late = i >= 3 && depth >= 3 && !tactical && !in_check && !gives_check;
+                let r = if quiet_late {
+                    1 + i32::from(i >= 10) + i32::from(depth >= 8)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(&next, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&next, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            if self.stopped {
+                return (best, best_move);
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !tactical {
+                            self.reward_quiet(pos, mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
+    }
+
+    fn reward_quiet(&mut self, pos: &Position, mv: Move, depth: i32, ply: usize) {
+        let k = &mut self.data.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        let side = pos.side_to_move().index();
+        let h = &mut self.data.history[side][mv.from().index()][mv.to().index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+}

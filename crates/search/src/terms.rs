@@ -1,0 +1,227 @@
+//! Evaluation terms beyond material and piece squares: piece mobility, pawn
+//! structure, passed pawns, the bishop pair, rooks on open files and king
+//! safety. Each term gives a (middlegame, endgame) pair from White's point of
+//! view; `eval.rs` tapers them with the rest.
+
+use movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use movegen::{Color, Piece, Position, Square};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Mobility per reachable square (not own pieces, not attacked by enemy
+/// pawns), counted from a typical number of squares, for N, B, R, Q.
+const MOBILITY: [(i32, i32, u32); 4] = [(4, 4, 4), (5, 5, 6), (2, 4, 6), (1, 2, 12)];
+/// Passed pawn bonus by rank counted from its own side (rank 2 to 7).
+const PASSED: [(i32, i32); 8] = [
+    (0, 0),
+    (2, 8),
+    (4, 12),
+    (10, 22),
+    (22, 40),
+    (40, 70),
+    (65, 110),
+    (0, 0),
+];
+/// Per pawn beyond the first on a file.
+const DOUBLED: (i32, i32) = (-10, -20);
+/// A pawn with no friendly pawn on either neighbouring file.
+const ISOLATED: (i32, i32) = (-10, -12);
+/// Both bishops.
+const BISHOP_PAIR: (i32, i32) = (30, 45);
+/// A rook on a file without pawns, and on a file without own pawns.
+const ROOK_OPEN: (i32, i32) = (25, 10);
+const ROOK_HALF_OPEN: (i32, i32) = (12, 6);
+/// A friendly pawn right in front of a castled king (middlegame only).
+const SHIELD: i32 = 10;
+/// Attack units on the squares around the king, by attacking piece (N, B, R, Q).
+const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
+
+fn file_mask(file: usize) -> u64 {
+    FILE_A << file
+}
+
+fn neighbour_files(file: usize) -> u64 {
+    let mut m = 0;
+    if file > 0 {
+        m |= file_mask(file - 1);
+    }
+    if file < 7 {
+        m |= file_mask(file + 1);
+    }
+    m
+}
+
+/// Squares on ranks strictly ahead of `sq` for `color`.
+fn ahead(color: Color, sq: Square) -> u64 {
+    let rank = sq.rank().index();
+    match color {
+        Color::White if rank < 7 => !0u64 << (8 * (rank + 1)),
+        Color::Black if rank > 0 => !0u64 >> (8 * (8 - rank)),
+        _ => 0,
+    }
+}
+
+/// Squares attacked by `color`'s pawns.
+fn pawn_attacks(pos: &Position, color: Color) -> u64 {
+    let p = pos.pieces_of(color, Piece::Pawn).0;
+    match color {
+        Color::White => ((p << 7) & !FILE_H) | ((p << 9) & !FILE_A),
+        Color::Black => ((p >> 9) & !FILE_H) | ((p >> 7) & !FILE_A),
+    }
+}
+
+/// Rank of `sq` counted from `color`'s side (0 to 7).
+fn relative_rank(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.rank().index(),
+        Color::Black => 7 - sq.rank().index(),
+    }
+}
+
+fn add(acc: &mut (i32, i32), term: (i32, i32), times: i32) {
+    acc.0 += term.0 * times;
+    acc.1 += term.1 * times;
+}
+
+/// Every term for `color`, from `color`'s point of view.
+fn side_terms(pos: &Position, color: Color) -> (i32, i32) {
+    let mut acc = (0, 0);
+    let them = !color;
+    let own = pos.colored(color).0;
+    let occ = pos.occupied();
+    let own_pawns = pos.pieces_of(color, Piece::Pawn).0;
+    let their_pawns = pos.pieces_of(them, Piece::Pawn).0;
+    let safe = !own & !pawn_attacks(pos, them);
+    let their_king = pos.king(them);
+    let zone = king_attacks(their_king).0 | 1u64 << their_king.index();
+    let (mut units, mut attackers) = (0, 0);
+
+    for (i, piece) in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in pos.pieces_of(color, piece) {
+            let attacks = match piece {
+                Piece::Knight => knight_attacks(sq),
+                Piece::Bishop => bishop_attacks(sq, occ),
+                Piece::Rook => rook_attacks(sq, occ),
+                _ => queen_attacks(sq, occ),
+            }
+            .0;
+            let (mg, eg, typical) = MOBILITY[i];
+            let count = (attacks & safe).count_ones() as i32 - typical as i32;
+            add(&mut acc, (mg, eg), count);
+            let near_king = (attacks & zone).count_ones() as i32;
+            if near_king > 0 {
+                units += ATTACK_UNITS[i] * near_king;
+                attackers += 1;
+            }
+            if piece == Piece::Rook {
+                let file = file_mask(sq.file().index());
+                if (own_pawns | their_pawns) & file == 0 {
+                    add(&mut acc, ROOK_OPEN, 1);
+                } else if own_pawns & file == 0 {
+                    add(&mut acc, ROOK_HALF_OPEN, 1);
+                }
+            }
+        }
+    }
+    // One attacker is no attack; the danger grows with the square of the units.
+    if attackers >= 2 {
+        acc.0 += units * units / 4;
+    }
+
+    if pos.pieces_of(color, Piece::Bishop).len() >= 2 {
+        add(&mut acc, BISHOP_PAIR, 1);
+    }
+
+    for file in 0..8 {
+        let n = (own_pawns & file_mask(file)).count_ones() as i32;
+        if n > 1 {
+            add(&mut acc, DOUBLED, n - 1);
+        }
+    }
+    for sq in pos.pieces_of(color, Piece::Pawn) {
+        let file = sq.file().index();
+        if own_pawns & neighbour_files(file) == 0 {
+            add(&mut acc, ISOLATED, 1);
+        }
+        let span = (file_mask(file) | neighbour_files(file)) & ahead(color, sq);
+        if their_pawns & span == 0 && own_pawns & file_mask(file) & ahead(color, sq) == 0 {
+            add(&mut acc, PASSED[relative_rank(color, sq)], 1);
+        }
+    }
+
+    let king = pos.king(color);
+    if relative_rank(color, king) <= 1 {
+        let front = king_attacks(king).0 & ahead(color, king) & own_pawns;
+        acc.0 += SHIELD * front.count_ones() as i32;
+    }
+    acc
+}
+
+/// All terms, White's minus Black's, middlegame and endgame.
+pub fn terms(pos: &Position) -> (i32, i32) {
+    let w = side_terms(pos, Color::White);
+    let b = side_terms(pos, Color::Black);
+    (w.0 - b.0, w.1 - b.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval_terms(fen: &str) -> (i32, i32) {
+        terms(&Position::from_fen(fen).unwrap())
+    }
+
+    /// The same position with colours swapped and the board flipped.
+    fn mirror(fen: &str) -> String {
+        let f: Vec<&str> = fen.split(' ').collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        format!("{} {side} {} - 0 1", board.join("/"), swap(f[2]))
+    }
+
+    #[test]
+    fn mirrored_positions_score_opposite() {
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+        ] {
+            let (x, y) = (eval_terms(fen), eval_terms(&mirror(fen)));
+            assert_eq!((x.0, x.1), (-y.0, -y.1), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_passed_pawn_counts_more_the_further_it_is() {
+        let far = eval_terms("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
+        let near = eval_terms("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
+        assert!(far.1 > near.1, "{far:?} {near:?}");
+        let blocked = eval_terms("4k3/1p6/8/8/8/1P6/8/4K3 w - - 0 1");
+        let free = eval_terms("4k3/p7/8/8/8/7P/8/4K3 w - - 0 1");
+        assert!(free.1 >= blocked.1, "{free:?} {blocked:?}");
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost() {
+        let healthy = eval_terms("4k3/8/8/8/8/8/2PP4/4K3 w - - 0 1");
+        let doubled = eval_terms("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 1");
+        assert!(doubled.1 < healthy.1, "{doubled:?} {healthy:?}");
+    }
+}
