@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A real UCI client (python-chess) drives the engine: self-play games with a
-clock, and an infinite analysis stopped from outside.
+clock, an infinite analysis stopped from outside, a MultiPV analysis and a
+game on two threads.
 
 Usage: scripts/uci_client_check.py ENGINE_PATH [--games N]
 Exits non-zero on any protocol error, illegal move, or time loss.
@@ -47,6 +48,27 @@ def analyse(engine):
     return f"bestmove {best.move} after depth {depth}"
 
 
+def analyse_multipv(engine):
+    """python-chess's analyse(..., multipv=N): N lines, distinct legal first
+    moves, best first; and a position with fewer legal moves than N."""
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    lines = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    if len(lines) != 3:
+        raise RuntimeError(f"{len(lines)} lines for multipv 3")
+    firsts = [info["pv"][0] for info in lines]
+    if len(set(firsts)) != 3 or any(m not in board.legal_moves for m in firsts):
+        raise RuntimeError(f"first moves not distinct and legal: {firsts}")
+    scores = [info["score"].relative.score(mate_score=100000) for info in lines]
+    if scores != sorted(scores, reverse=True):
+        raise RuntimeError(f"lines not best first: {scores}")
+    # Two legal moves only (the king is in check from the rook on a2).
+    few = chess.Board("7k/8/8/8/8/8/r7/K7 w - - 0 1")
+    lines = engine.analyse(few, chess.engine.Limit(depth=4), multipv=5)
+    if sorted(str(info["pv"][0]) for info in lines) != sorted(str(m) for m in few.legal_moves):
+        raise RuntimeError(f"fewer moves than multipv: {[info['pv'] for info in lines]}")
+    return f"{', '.join(map(str, firsts))} with scores {scores}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
@@ -58,6 +80,15 @@ def main():
         for g in range(args.games):
             checks.append((f"game {g + 1}",
                            lambda: play_game(engine, 5.0, 0.05, 120).result(claim_draw=True)))
+        checks.append(("multipv", lambda: analyse_multipv(engine)))
+
+        def two_threads():
+            engine.configure({"Threads": 2})
+            try:
+                return play_game(engine, 5.0, 0.05, 80).result(claim_draw=True)
+            finally:
+                engine.configure({"Threads": 1})
+        checks.append(("game on 2 threads", two_threads))
         for name, check in checks:
             try:
                 print(f"{name}: ok ({check()})")
