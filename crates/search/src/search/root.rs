@@ -50,7 +50,7 @@ impl Search<'_> {
             } else {
                 rm.score = -INF;
             }
-            if best.map_or(true, |(_, b)| score > b) {
+            if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }
             if score > alpha {
