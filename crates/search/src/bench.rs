@@ -55,22 +55,31 @@ const POSITIONS: [&str; 40] = [
 /// Searches every benchmark position to `depth`; returns the total node count
 /// (deterministic) and the time taken.
 pub fn bench(depth: u32) -> (u64, Duration) {
+    bench_until(depth, &SearchControl::default())
+        .expect("a bench whose stop flag is never set runs to the end")
+}
+
+/// [`bench`] that obeys `control`'s stop flag; `None` if it was stopped before
+/// the last position was searched (a partial count is never returned).
+pub fn bench_until(depth: u32, control: &SearchControl) -> Option<(u64, Duration)> {
     let start = Instant::now();
     let mut searcher = Searcher::new(16);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let control = SearchControl::default();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("benchmark FENs are valid");
         searcher.clear();
         let mut last = 0;
-        searcher.search(&pos, &[], &limits, &control, &mut |info| last = info.nodes);
+        searcher.search(&pos, &[], &limits, control, &mut |info| last = info.nodes);
+        if control.stopped() {
+            return None;
+        }
         nodes += last;
     }
-    (nodes, start.elapsed())
+    Some((nodes, start.elapsed()))
 }
 
 #[cfg(test)]
@@ -81,5 +90,16 @@ mod tests {
     fn node_count_is_deterministic() {
         assert_eq!(bench(3).0, bench(3).0);
         assert!(bench(3).0 > 1000);
+    }
+
+    #[test]
+    fn a_stopped_bench_gives_no_count() {
+        let control = SearchControl::default();
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(bench_until(3, &control), None);
+        let go = SearchControl::default();
+        assert_eq!(bench_until(3, &go).map(|r| r.0), Some(bench(3).0));
     }
 }

@@ -20,7 +20,7 @@ mod terms;
 mod time;
 mod tt;
 
-pub use bench::{bench, BENCH_DEPTH};
+pub use bench::{bench, bench_until, BENCH_DEPTH};
 pub use eval::evaluate;
 pub use limits::{Limits, Score, SearchControl, SearchInfo, SearchResult, MAX_PLY};
 

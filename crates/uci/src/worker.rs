@@ -10,7 +10,7 @@
 use crate::output::Output;
 use crate::perft;
 use crate::report::{bench_summary, bestmove_line, info_line, perft_lines};
-use crossbeam_channel::{select, Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender};
 use movegen::Position;
 use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -243,39 +243,17 @@ fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output)
                 None => {}
             }
         }
-        JobKind::Bench(depth) => run_bench(depth, &control, &wake, out),
+        JobKind::Bench(depth) => run_bench(depth, &control, out),
     }
 }
 
-/// The benchmark on a thread of its own: `search::bench` cannot be stopped,
-/// so a stop abandons it (it runs to its end unseen) and the worker moves on.
-fn run_bench(depth: u32, control: &SearchControl, wake: &Receiver<()>, out: &Output) {
-    let (done_tx, done) = crossbeam_channel::bounded(1);
-    let bench_out = out.clone();
-    let started = thread::Builder::new().name("bench".into()).spawn(move || {
-        let result = guarded(&bench_out, "bench", || search::bench(depth));
-        let _ = done_tx.send(result);
-    });
-    if started.is_err() {
-        return out.error("bench: the OS could not start a thread");
-    }
-    loop {
-        if control.stop.load(Ordering::SeqCst) {
-            return out.info("bench stopped");
-        }
-        select! {
-            recv(done) -> result => {
-                if let Ok(Some((nodes, elapsed))) = result {
-                    out.line(&bench_summary(nodes, elapsed));
-                }
-                return;
-            }
-            recv(wake) -> signal => {
-                if signal.is_err() {
-                    return;
-                }
-            }
-        }
+/// The benchmark on the worker thread; a stop ends it within a few thousand
+/// nodes, with `info string bench stopped` and no partial count.
+fn run_bench(depth: u32, control: &SearchControl, out: &Output) {
+    match guarded(out, "bench", || search::bench_until(depth, control)) {
+        Some(Some((nodes, elapsed))) => out.line(&bench_summary(nodes, elapsed)),
+        Some(None) => out.info("bench stopped"),
+        None => {}
     }
 }
 
