@@ -3,8 +3,8 @@
 //! safety. Each term gives a (middlegame, endgame) pair from White's point of
 //! view; `eval.rs` tapers them with the rest.
 
-use movegen::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
-use movegen::{Color, Piece, Position, Square};
+use movegen::attacks::king_attacks;
+use movegen::{piece_attacks, Color, Piece, Position, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
@@ -102,13 +102,7 @@ fn side_terms(pos: &Position, color: Color) -> (i32, i32) {
         .enumerate()
     {
         for sq in pos.pieces_of(color, piece) {
-            let attacks = match piece {
-                Piece::Knight => knight_attacks(sq),
-                Piece::Bishop => bishop_attacks(sq, occ),
-                Piece::Rook => rook_attacks(sq, occ),
-                _ => queen_attacks(sq, occ),
-            }
-            .0;
+            let attacks = piece_attacks(piece, color, sq, occ).0;
             let (mg, eg, typical) = MOBILITY[i];
             let count = (attacks & safe).count_ones() as i32 - typical as i32;
             add(&mut acc, (mg, eg), count);
