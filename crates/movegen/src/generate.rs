@@ -201,28 +201,44 @@ impl Position {
         sink: &mut impl MoveSink,
     ) -> bool {
         let them = !us;
-        // The king is lifted off the board so it cannot hide behind itself
-        // from a slider it steps away from.
-        let occ = self.occupied() ^ Bitboard::from_square(king);
-        // Leapers are ruled out setwise, sliders square by square.
-        let enemy = self.colors[them];
-        let mut leapers = pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0)
-            | king_attacks(self.king(them)).0;
-        for knight in self.pieces[Piece::Knight] & enemy {
-            leapers |= knight_attacks(knight).0;
-        }
-        let mut to = Bitboard::EMPTY;
-        let target = if CAPTURES { enemy } else { !own };
-        for sq in king_attacks(king) & target & Bitboard(!leapers) {
-            if !self.is_attacked_by_slider(sq, them, occ) {
-                to |= Bitboard::from_square(sq);
-            }
-        }
-        let may_castle = self.rights.intersects(CastlingRights::both(us));
-        let castles = if !CAPTURES && may_castle && self.checkers.is_empty() {
-            self.castles(us, king)
+        let target = if CAPTURES { self.colors[them] } else { !own };
+        let steps = king_attacks(king) & target;
+        // The rooks the king still has the right to castle with and nothing
+        // between them; whether its path is attacked is settled below.
+        let castling = if !CAPTURES
+            && self.rights.intersects(CastlingRights::both(us))
+            && self.checkers.is_empty()
+        {
+            self.castle_candidates(us, king)
         } else {
             Bitboard::EMPTY
+        };
+        // A king walled in by its own pieces needs no attack set at all.
+        if steps.is_empty() && castling.is_empty() {
+            return false;
+        }
+        // Leapers are ruled out setwise. The king is lifted off the board
+        // so it cannot hide behind itself from a slider it steps away from.
+        let leapers = self.leaper_attacks(them);
+        let occ = self.occupied() ^ Bitboard::from_square(king);
+        let steps = steps & !leapers;
+        let (to, castles) = if castling.is_empty() && !steps.has_many() {
+            // At most one square to test, where the empty-board rays mostly
+            // rule the sliders out without a lookup.
+            let to = match steps.first() {
+                Some(sq) if !self.is_attacked_by_slider(sq, them, occ) => steps,
+                _ => Bitboard::EMPTY,
+            };
+            (to, Bitboard::EMPTY)
+        } else {
+            // Otherwise everything the enemy sliders attack, piece by piece:
+            // the loops run once per slider and branch predictably.
+            let danger = leapers | self.slider_attacks(them, occ);
+            let mut castles = Bitboard::EMPTY;
+            for rook in castling {
+                castles |= self.castle_path_is_clear(us, king, rook, danger);
+            }
+            (steps & !danger, castles)
         };
         let to = to | castles;
         to.nonempty()
@@ -234,54 +250,97 @@ impl Position {
             })
     }
 
-    /// The rook squares the side to move may castle onto (it is not in check).
+    /// Every square the pawns, knights and king of `them` attack.
     #[inline(always)]
-    fn castles(&self, us: Color, king: Square) -> Bitboard {
-        self.castle(us, king, CastleSide::Short) | self.castle(us, king, CastleSide::Long)
+    fn leaper_attacks(&self, them: Color) -> Bitboard {
+        let enemy = self.colors[them];
+        let mut leapers = pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0)
+            | king_attacks(self.king(them)).0;
+        for knight in self.pieces[Piece::Knight] & enemy {
+            leapers |= knight_attacks(knight).0;
+        }
+        Bitboard(leapers)
     }
 
-    /// The castling rook's square if castling on `side` is legal, else nothing.
+    /// Every square the bishops, rooks and queens of `them` attack through `occ`.
     #[inline(always)]
-    fn castle(&self, us: Color, king: Square, side: CastleSide) -> Bitboard {
-        if !self.rights.has(us, side) {
-            return Bitboard::EMPTY;
+    fn slider_attacks(&self, them: Color, occ: Bitboard) -> Bitboard {
+        let enemy = self.colors[them];
+        let queens = self.pieces[Piece::Queen];
+        let mut attacks = Bitboard::EMPTY;
+        for bishop in (self.pieces[Piece::Bishop] | queens) & enemy {
+            attacks |= bishop_attacks(bishop, occ);
         }
+        for rook in (self.pieces[Piece::Rook] | queens) & enemy {
+            attacks |= rook_attacks(rook, occ);
+        }
+        attacks
+    }
+
+    /// The rooks the side to move still has the right to castle with and
+    /// nothing between them and the king (in standard chess, the whole
+    /// emptiness condition).
+    #[inline(always)]
+    fn castle_candidates(&self, us: Color, king: Square) -> Bitboard {
         let occ = self.occupied();
-        let rook = self.castle_rooks[us.index()][side.index()];
-        // Everything between king and rook must be empty in any case; in
-        // standard chess that is the whole condition.
-        if (between(king, rook) & occ).nonempty() {
-            return Bitboard::EMPTY;
-        }
-        self.castle_path_is_clear(us, king, rook, side)
+        let candidate = |side: CastleSide| {
+            let rook = self.castle_rooks[us.index()][side.index()];
+            if self.rights.has(us, side) && (between(king, rook) & occ).is_empty() {
+                Bitboard::from_square(rook)
+            } else {
+                Bitboard::EMPTY
+            }
+        };
+        candidate(CastleSide::Short) | candidate(CastleSide::Long)
     }
 
-    /// The rest of the castling test, out of line: it is rarely reached.
-    #[inline(never)]
+    /// The rest of the castling test: the squares the king and rook cross
+    /// must be empty, and those the king crosses unattacked (`danger`: the squares the
+    /// enemy attacks with the king lifted).
+    #[inline(always)]
     fn castle_path_is_clear(
         &self,
         us: Color,
         king: Square,
         rook: Square,
-        side: CastleSide,
+        danger: Bitboard,
     ) -> Bitboard {
-        let occ = self.occupied();
+        let side = if rook > king {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        };
         let (kf, rf) = side.destination_files();
         let king_to = Square::new(kf, king.rank());
         let rook_to = Square::new(rf, king.rank());
         let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-        let must_be_empty = (between(king, king_to)
-            | Bitboard::from_square(king_to)
-            | between(rook, rook_to)
-            | Bitboard::from_square(rook_to))
-            & !movers;
-        if (occ & must_be_empty).nonempty() {
+        let path = between(king, king_to) | Bitboard::from_square(king_to);
+        let must_be_empty =
+            (path | between(rook, rook_to) | Bitboard::from_square(rook_to)) & !movers;
+        let occ = self.occupied();
+        if (occ & must_be_empty).nonempty() || (path & danger).nonempty() {
             return Bitboard::EMPTY;
         }
-        // Without the king and rook on the board, so that a rook shielding
-        // the king's destination (Chess960) counts as gone.
-        let occ = occ ^ movers;
-        let path = between(king, king_to) | Bitboard::from_square(king_to);
+        // `danger` was taken with the rook on the board. Lifting it off can
+        // only open the back rank (Chess960: a rook shielding the king's
+        // destination), so an enemy rook or queen there needs the exact test.
+        let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
+        if (straight & Bitboard::rank(king.rank())).nonempty() {
+            return self.castle_path_is_clear_exact(us, occ ^ movers, path, rook);
+        }
+        Bitboard::from_square(rook)
+    }
+
+    /// The castling test square by square, without the king and rook on the
+    /// board; out of line, as it is rarely reached.
+    #[inline(never)]
+    fn castle_path_is_clear_exact(
+        &self,
+        us: Color,
+        occ: Bitboard,
+        path: Bitboard,
+        rook: Square,
+    ) -> Bitboard {
         if path.into_iter().all(|sq| !self.is_attacked(sq, !us, occ)) {
             Bitboard::from_square(rook)
         } else {
