@@ -21,6 +21,10 @@ use crate::square::{File, Square};
 /// only counts (`len`) compiles to population counts, and one that plays each
 /// move knows the moving piece without looking it up.
 pub trait MoveSink {
+    /// Whether the generator may hand this sink empty sets. A sink that
+    /// only adds up sizes sets it, and saves a test per piece.
+    const TAKES_EMPTY_SETS: bool = false;
+
     /// The moves of one piece (for pawns: a pinned pawn, or an en-passant capture).
     fn piece(&mut self, moves: PieceMoves) -> bool;
     /// One kind of pawn move (push, double push, capture to one side) for
@@ -32,6 +36,8 @@ pub trait MoveSink {
 struct Counter(usize);
 
 impl MoveSink for Counter {
+    const TAKES_EMPTY_SETS: bool = true;
+
     #[inline(always)]
     fn piece(&mut self, moves: PieceMoves) -> bool {
         self.0 += moves.len();
@@ -349,18 +355,19 @@ impl Position {
     }
 
     #[inline(always)]
-    fn piece_moves(
+    fn piece_moves<S: MoveSink>(
         &self,
         king: Square,
         own: Bitboard,
         target: Bitboard,
-        sink: &mut impl MoveSink,
+        sink: &mut S,
     ) -> bool {
         let pinned = self.pinned;
         // A pinned knight can never move.
         for from in self.pieces[Piece::Knight] & own & !pinned {
             let to = knight_attacks(from) & target;
-            if to.nonempty() && sink.piece(simple(Piece::Knight, from, to)) {
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.piece(simple(Piece::Knight, from, to))
+            {
                 return true;
             }
         }
@@ -371,23 +378,29 @@ impl Position {
             || self.slider_moves(Piece::Queen, queen_attacks, king, own, target, sink)
     }
 
+    /// The moves of one kind of slider: unpinned pieces first, then pinned
+    /// ones, which stay on the line through their king.
     #[inline(always)]
-    fn slider_moves(
+    fn slider_moves<S: MoveSink>(
         &self,
         piece: Piece,
         attacks: impl Fn(Square, Bitboard) -> Bitboard,
         king: Square,
         own: Bitboard,
         target: Bitboard,
-        sink: &mut impl MoveSink,
+        sink: &mut S,
     ) -> bool {
         let occ = self.occupied();
-        for from in self.pieces[piece] & own {
-            let mut to = attacks(from, occ) & target;
-            if self.pinned.has(from) {
-                to &= line(king, from);
+        let sliders = self.pieces[piece] & own;
+        for from in sliders & !self.pinned {
+            let to = attacks(from, occ) & target;
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.piece(simple(piece, from, to)) {
+                return true;
             }
-            if to.nonempty() && sink.piece(simple(piece, from, to)) {
+        }
+        for from in sliders & self.pinned {
+            let to = attacks(from, occ) & target & line(king, from);
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.piece(simple(piece, from, to)) {
                 return true;
             }
         }
@@ -432,7 +445,7 @@ impl Position {
         ];
         for (to, delta) in sets {
             let to = Bitboard(to & target);
-            if to.nonempty() && sink.pawns(PawnMoves { to, delta }) {
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.pawns(PawnMoves { to, delta }) {
                 return true;
             }
         }
@@ -443,7 +456,7 @@ impl Position {
             let single = single & pushes;
             let attacks = pawn_attacks(us, from).0 & enemies;
             let to = Bitboard(single | double | attacks) & Bitboard(target) & line(king, from);
-            if to.nonempty() && sink.piece(simple(Piece::Pawn, from, to)) {
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.piece(simple(Piece::Pawn, from, to)) {
                 return true;
             }
         }
