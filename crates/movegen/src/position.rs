@@ -272,8 +272,10 @@ impl Position {
         let them = self.colors[!us];
         let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
         let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
-        (rook_attacks(king, occ) & rooks).is_empty()
-            && (bishop_attacks(king, occ) & bishops).is_empty()
+        // The empty-board rays rule most sliders out without a lookup.
+        ((rook_rays(king) & rooks).is_empty() || (rook_attacks(king, occ) & rooks).is_empty())
+            && ((bishop_rays(king) & bishops).is_empty()
+                || (bishop_attacks(king, occ) & bishops).is_empty())
     }
 
     /// The zobrist key computed from scratch (the incremental key must equal it).
