@@ -10,7 +10,7 @@ use movegen::Position;
 fn castles(fen: &str) -> Vec<String> {
     let pos = Position::from_fen(fen).unwrap();
     pos.legal_moves()
-        .into_iter()
+        .iter()
         .filter(|mv| mv.is_castle())
         .map(|mv| mv.to_uci(true).to_string())
         .collect::<std::collections::BTreeSet<_>>()
