@@ -219,7 +219,6 @@ impl Position {
         } else {
             Bitboard::EMPTY
         };
-        // A king walled in by its own pieces needs no attack set at all.
         // No early return for a walled-in king: that branch mispredicted
         // more than the few set operations below cost. Leapers are ruled
         // out setwise. The king is lifted off the board so it cannot hide
