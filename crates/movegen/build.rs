@@ -104,10 +104,12 @@ fn main() {
     }
     // Unused when PEXT lookups replace it.
     write_table(&mut src, "SLIDER_ATTACKS", &all);
-    // With the `pext` feature, a second table in PEXT order: entry i of a
-    // square is the attack set for pdep(i, mask). Each square's slice has the
-    // same size and offset as its magic slice, so `Magic::offset` serves both.
-    if env::var_os("CARGO_FEATURE_PEXT").is_some() {
+    // On x86-64 (for perft's run-time PEXT copy) or with the `pext` feature,
+    // a second table in PEXT order: entry i of a square is the attack set for
+    // pdep(i, mask). Each square's slice has the same size and offset as its
+    // magic slice, so `Magic::offset` serves both.
+    let x86_64 = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "x86_64");
+    if x86_64 || env::var_os("CARGO_FEATURE_PEXT").is_some() {
         write_pext_table(&mut src);
     }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("magics.rs");

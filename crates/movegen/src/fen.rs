@@ -1,5 +1,6 @@
 //! Forsyth-Edwards Notation: parsing with typed errors, and printing.
 
+use crate::attacks::Magics;
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
@@ -124,7 +125,7 @@ impl Position {
         if pos.is_attacked(pos.king(them), pos.side, pos.occupied()) {
             return Err(FenError::OpponentInCheck);
         }
-        pos.update_check_info();
+        pos.update_check_info::<Magics>();
         pos.reset_castling_squares();
         pos.key = pos.compute_key();
         Ok(pos)

@@ -1,10 +1,7 @@
 //! Legal move generation with check and pin masks (no make-and-test), into
 //! a [`MoveSink`].
 
-use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
-};
+use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
 use crate::move_list::MoveList;
@@ -147,9 +144,15 @@ impl Position {
     /// bishops, rooks, queens and pawns. Returns whether the sink stopped it.
     #[inline(always)]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) -> bool {
+        self.generate_with::<Magics, S>(sink)
+    }
+
+    /// [`Position::generate`] with the slider lookups `L`.
+    #[inline(always)]
+    pub(crate) fn generate_with<L: Sliders, S: MoveSink>(&self, sink: &mut S) -> bool {
         match self.side {
-            Color::White => self.generate_for::<true, false, S>(sink),
-            Color::Black => self.generate_for::<false, false, S>(sink),
+            Color::White => self.generate_for::<L, true, false, S>(sink),
+            Color::Black => self.generate_for::<L, false, false, S>(sink),
         }
     }
 
@@ -159,8 +162,8 @@ impl Position {
     #[inline(always)]
     pub fn generate_captures<S: MoveSink>(&self, sink: &mut S) -> bool {
         match self.side {
-            Color::White => self.generate_for::<true, true, S>(sink),
-            Color::Black => self.generate_for::<false, true, S>(sink),
+            Color::White => self.generate_for::<Magics, true, true, S>(sink),
+            Color::Black => self.generate_for::<Magics, false, true, S>(sink),
         }
     }
 
@@ -174,14 +177,14 @@ impl Position {
 
     /// The generator for one side; with `CAPTURES` only captures and promotions.
     #[inline(always)]
-    fn generate_for<const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+    fn generate_for<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
         &self,
         sink: &mut S,
     ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves::<CAPTURES>(us, king, own, sink) {
+        if self.king_moves::<L, CAPTURES>(us, king, own, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -194,12 +197,12 @@ impl Position {
         } else {
             target
         };
-        self.piece_moves(king, own, piece_target, sink)
-            || self.pawn_moves::<WHITE, CAPTURES, S>(king, own, target, sink)
+        self.piece_moves::<L, S>(king, own, piece_target, sink)
+            || self.pawn_moves::<L, WHITE, CAPTURES, S>(king, own, target, sink)
     }
 
     #[inline(always)]
-    fn king_moves<const CAPTURES: bool>(
+    fn king_moves<L: Sliders, const CAPTURES: bool>(
         &self,
         us: Color,
         king: Square,
@@ -230,17 +233,17 @@ impl Position {
             // At most one square to test, where the empty-board rays mostly
             // rule the sliders out without a lookup.
             let to = match steps.first() {
-                Some(sq) if !self.is_attacked_by_slider(sq, them, occ) => steps,
+                Some(sq) if !self.is_attacked_by_slider::<L>(sq, them, occ) => steps,
                 _ => Bitboard::EMPTY,
             };
             (to, Bitboard::EMPTY)
         } else {
             // Otherwise everything the enemy sliders attack, piece by piece:
             // the loops run once per slider and branch predictably.
-            let danger = leapers | self.slider_attacks(them, occ);
+            let danger = leapers | self.slider_attacks::<L>(them, occ);
             let mut castles = Bitboard::EMPTY;
             for rook in castling {
-                castles |= self.castle_path_is_clear(us, king, rook, danger);
+                castles |= self.castle_path_is_clear::<L>(us, king, rook, danger);
             }
             (steps & !danger, castles)
         };
@@ -268,15 +271,15 @@ impl Position {
 
     /// Every square the bishops, rooks and queens of `them` attack through `occ`.
     #[inline(always)]
-    fn slider_attacks(&self, them: Color, occ: Bitboard) -> Bitboard {
+    fn slider_attacks<L: Sliders>(&self, them: Color, occ: Bitboard) -> Bitboard {
         let enemy = self.colors[them];
         let queens = self.pieces[Piece::Queen];
         let mut attacks = Bitboard::EMPTY;
         for bishop in (self.pieces[Piece::Bishop] | queens) & enemy {
-            attacks |= bishop_attacks(bishop, occ);
+            attacks |= L::bishop(bishop, occ);
         }
         for rook in (self.pieces[Piece::Rook] | queens) & enemy {
-            attacks |= rook_attacks(rook, occ);
+            attacks |= L::rook(rook, occ);
         }
         attacks
     }
@@ -302,7 +305,7 @@ impl Position {
     /// must be empty, and those the king crosses unattacked (`danger`: the squares the
     /// enemy attacks with the king lifted).
     #[inline(always)]
-    fn castle_path_is_clear(
+    fn castle_path_is_clear<L: Sliders>(
         &self,
         us: Color,
         king: Square,
@@ -330,7 +333,7 @@ impl Position {
         // destination), so an enemy rook or queen there needs the exact test.
         let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
         if (straight & Bitboard::rank(king.rank())).nonempty() {
-            return self.castle_path_is_clear_exact(us, occ ^ movers, path, rook);
+            return self.castle_path_is_clear_exact::<L>(us, occ ^ movers, path, rook);
         }
         Bitboard::from_square(rook)
     }
@@ -338,14 +341,17 @@ impl Position {
     /// The castling test square by square, without the king and rook on the
     /// board; out of line, as it is rarely reached.
     #[inline(never)]
-    fn castle_path_is_clear_exact(
+    fn castle_path_is_clear_exact<L: Sliders>(
         &self,
         us: Color,
         occ: Bitboard,
         path: Bitboard,
         rook: Square,
     ) -> Bitboard {
-        if path.into_iter().all(|sq| !self.is_attacked(sq, !us, occ)) {
+        if path
+            .into_iter()
+            .all(|sq| !self.is_attacked_with::<L>(sq, !us, occ))
+        {
             Bitboard::from_square(rook)
         } else {
             Bitboard::EMPTY
@@ -353,7 +359,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn piece_moves<S: MoveSink>(
+    fn piece_moves<L: Sliders, S: MoveSink>(
         &self,
         king: Square,
         own: Bitboard,
@@ -371,9 +377,9 @@ impl Position {
         }
         // Three explicit calls: iterating an array of pieces by value costs a
         // loop the compiler does not unroll.
-        self.slider_moves(Piece::Bishop, bishop_attacks, king, own, target, sink)
-            || self.slider_moves(Piece::Rook, rook_attacks, king, own, target, sink)
-            || self.slider_moves(Piece::Queen, queen_attacks, king, own, target, sink)
+        self.slider_moves(Piece::Bishop, L::bishop, king, own, target, sink)
+            || self.slider_moves(Piece::Rook, L::rook, king, own, target, sink)
+            || self.slider_moves(Piece::Queen, L::queen, king, own, target, sink)
     }
 
     /// The moves of one kind of slider: unpinned pieces first, then pinned
@@ -408,7 +414,7 @@ impl Position {
     /// Unpinned pawns setwise, then pinned pawns one by one, then en passant.
     /// With `CAPTURES`, pushes only onto the last rank.
     #[inline(always)]
-    fn pawn_moves<const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+    fn pawn_moves<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
         &self,
         king: Square,
         own: Bitboard,
@@ -461,7 +467,7 @@ impl Position {
         if let Some(ep) = self.ep {
             // Pins and checks are settled by re-testing the king directly.
             for from in pawn_attacks(!us, ep) & Bitboard(pawns) {
-                if self.ep_is_legal(from, ep) {
+                if self.ep_is_legal::<L>(from, ep) {
                     let to = Bitboard::from_square(ep);
                     let pm = PieceMoves {
                         piece: Piece::Pawn,
@@ -495,8 +501,14 @@ impl Position {
     /// The number of legal moves, without listing them (promotions count four).
     #[inline(always)]
     pub fn count_moves(&self) -> usize {
+        self.count_moves_with::<Magics>()
+    }
+
+    /// [`Position::count_moves`] with the slider lookups `L`.
+    #[inline(always)]
+    pub(crate) fn count_moves_with<L: Sliders>(&self) -> usize {
         let mut counter = Counter(0);
-        self.generate(&mut counter);
+        self.generate_with::<L, _>(&mut counter);
         counter.0
     }
 

@@ -1,6 +1,6 @@
 //! Copy-make: applying a move to a position.
 
-use crate::attacks::pawn_attacks;
+use crate::attacks::{pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
 use crate::moves::{Move, MoveKind};
@@ -17,7 +17,7 @@ impl Position {
             .piece_on(mv.from())
             .expect("a legal move starts on a square holding a piece");
         let mut next = *self;
-        next.play_in_place::<true>(piece, mv);
+        next.play_in_place::<true, Magics>(piece, mv);
         next
     }
 
@@ -28,11 +28,11 @@ impl Position {
     /// legal or not (the generator tests legality anyway): for unhashed perft,
     /// whose positions are never shown, compared or hashed.
     #[inline(always)]
-    pub(crate) fn play_in_place<const KEYS: bool>(&mut self, piece: Piece, mv: Move) {
+    pub(crate) fn play_in_place<const KEYS: bool, L: Sliders>(&mut self, piece: Piece, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
         match mv.kind() {
-            MoveKind::Normal => self.play_normal::<KEYS>(piece, from, to),
-            MoveKind::Promotion(p) => self.play_promotion::<KEYS>(from, to, p),
+            MoveKind::Normal => self.play_normal::<KEYS, L>(piece, from, to),
+            MoveKind::Promotion(p) => self.play_promotion::<KEYS, L>(from, to, p),
             MoveKind::EnPassant => {
                 self.begin_move::<KEYS>();
                 let (us, them) = (self.side, !self.side);
@@ -40,7 +40,7 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Pawn, to);
                 self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
                 self.halfmove = 0;
-                self.end_move::<KEYS>(piece, from, to, None);
+                self.end_move::<KEYS, L>(piece, from, to, None);
             }
             MoveKind::Castle => {
                 self.begin_move::<KEYS>();
@@ -56,7 +56,7 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Rook, to);
                 self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
                 self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
-                self.end_move::<KEYS>(piece, from, to, None);
+                self.end_move::<KEYS, L>(piece, from, to, None);
             }
         }
     }
@@ -66,7 +66,12 @@ impl Position {
     /// Perft calls it straight from the generator's sets, where `piece` is
     /// known at compile time, so no move is encoded and decoded on the way.
     #[inline(always)]
-    pub(crate) fn play_normal<const KEYS: bool>(&mut self, piece: Piece, from: Square, to: Square) {
+    pub(crate) fn play_normal<const KEYS: bool, L: Sliders>(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
         self.begin_move::<KEYS>();
         let (us, them) = (self.side, !self.side);
         if self.colors[them].has(to) {
@@ -82,12 +87,12 @@ impl Position {
                 double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
             }
         }
-        self.end_move::<KEYS>(piece, from, to, double_push);
+        self.end_move::<KEYS, L>(piece, from, to, double_push);
     }
 
     /// Applies the promotion of the pawn on `from` to `piece` on `to`.
     #[inline(always)]
-    pub(crate) fn play_promotion<const KEYS: bool>(
+    pub(crate) fn play_promotion<const KEYS: bool, L: Sliders>(
         &mut self,
         from: Square,
         to: Square,
@@ -101,7 +106,7 @@ impl Position {
         self.toggle::<KEYS>(us, Piece::Pawn, from);
         self.toggle::<KEYS>(us, piece, to);
         self.halfmove = 0;
-        self.end_move::<KEYS>(Piece::Pawn, from, to, None);
+        self.end_move::<KEYS, L>(Piece::Pawn, from, to, None);
     }
 
     /// The part of every move before the pieces move: the en-passant square
@@ -125,7 +130,7 @@ impl Position {
     /// side to move, checkers and pins, and the en-passant square a double
     /// push onto `double_push` may leave.
     #[inline(always)]
-    fn end_move<const KEYS: bool>(
+    fn end_move<const KEYS: bool, L: Sliders>(
         &mut self,
         piece: Piece,
         from: Square,
@@ -138,10 +143,10 @@ impl Position {
             self.update_rights::<KEYS>(us, piece, from, to);
         }
         self.side = them;
-        self.update_check_info();
+        self.update_check_info::<L>();
         if let Some(ep) = double_push {
             if KEYS {
-                if self.any_legal_ep(ep) {
+                if self.any_legal_ep::<L>(ep) {
                     self.ep = Some(ep);
                     self.key ^= zobrist::ep_key(ep);
                 }
@@ -216,10 +221,12 @@ impl Position {
     }
 
     /// Whether the side to move has a legal en-passant capture onto `ep`.
-    pub(crate) fn any_legal_ep(&self, ep: Square) -> bool {
+    pub(crate) fn any_legal_ep<L: Sliders>(&self, ep: Square) -> bool {
         let us = self.side;
         let capturers = pawn_attacks(!us, ep) & self.pieces_of(us, Piece::Pawn);
-        capturers.into_iter().any(|from| self.ep_is_legal(from, ep))
+        capturers
+            .into_iter()
+            .any(|from| self.ep_is_legal::<L>(from, ep))
     }
 
     /// The position after passing the move (for null-move pruning). The side to
@@ -235,7 +242,7 @@ impl Position {
             next.fullmove += 1;
         }
         next.side = !self.side;
-        next.update_check_info();
+        next.update_check_info::<Magics>();
         next
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    rook_rays, Magics, Sliders,
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
@@ -191,25 +191,41 @@ impl Position {
     /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        self.is_attacked_with::<Magics>(sq, by, occupied)
+    }
+
+    /// [`Position::is_attacked`] with the slider lookups `L`.
+    #[inline(always)]
+    pub(crate) fn is_attacked_with<L: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
         let them = self.colors[by];
         ((knight_attacks(sq) & self.pieces[Piece::Knight] & them)
             | (king_attacks(sq) & self.pieces[Piece::King] & them)
             | (pawn_attacks(!by, sq) & self.pieces[Piece::Pawn] & them))
             .nonempty()
-            || self.is_attacked_by_slider(sq, by, occupied)
+            || self.is_attacked_by_slider::<L>(sq, by, occupied)
     }
 
     /// Whether a bishop, rook or queen of `by` attacks `sq`, with `occupied`
     /// as the blockers.
     #[inline(always)]
-    pub(crate) fn is_attacked_by_slider(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+    pub(crate) fn is_attacked_by_slider<L: Sliders>(
+        &self,
+        sq: Square,
+        by: Color,
+        occupied: Bitboard,
+    ) -> bool {
         let them = self.colors[by];
         let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
         let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
         // The empty-board rays rule out most sliders without a magic lookup.
-        ((rook_rays(sq) & rooks).nonempty() && (rook_attacks(sq, occupied) & rooks).nonempty())
+        ((rook_rays(sq) & rooks).nonempty() && (L::rook(sq, occupied) & rooks).nonempty())
             || ((bishop_rays(sq) & bishops).nonempty()
-                && (bishop_attacks(sq, occupied) & bishops).nonempty())
+                && (L::bishop(sq, occupied) & bishops).nonempty())
     }
 
     /// Puts a piece on an empty square or takes it off, updating the key if `KEYS`.
@@ -225,7 +241,7 @@ impl Position {
 
     /// Recomputes checkers and pinned pieces for the side to move.
     #[inline(always)]
-    pub(crate) fn update_check_info(&mut self) {
+    pub(crate) fn update_check_info<L: Sliders>(&mut self) {
         let us = self.side;
         let them = self.colors[!us];
         let king = self.king(us);
@@ -239,10 +255,10 @@ impl Position {
         // Sliders that would see the king if our own pieces were transparent.
         let mut snipers = Bitboard::EMPTY;
         if (rook_rays(king) & rooks).nonempty() {
-            snipers |= rook_attacks(king, them) & rooks;
+            snipers |= L::rook(king, them) & rooks;
         }
         if (bishop_rays(king) & bishops).nonempty() {
-            snipers |= bishop_attacks(king, them) & bishops;
+            snipers |= L::bishop(king, them) & bishops;
         }
         for sniper in snipers {
             let blockers = between(king, sniper) & occ;
@@ -257,7 +273,7 @@ impl Position {
     /// Whether the side to move may capture en passant from `from` onto `ep`
     /// without leaving its king attacked. Needs up-to-date checkers.
     #[inline]
-    pub(crate) fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
+    pub(crate) fn ep_is_legal<L: Sliders>(&self, from: Square, ep: Square) -> bool {
         let us = self.side;
         let victim = square_behind(ep, us);
         let king = self.king(us);
@@ -273,9 +289,9 @@ impl Position {
         let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
         let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
         // The empty-board rays rule most sliders out without a lookup.
-        ((rook_rays(king) & rooks).is_empty() || (rook_attacks(king, occ) & rooks).is_empty())
+        ((rook_rays(king) & rooks).is_empty() || (L::rook(king, occ) & rooks).is_empty())
             && ((bishop_rays(king) & bishops).is_empty()
-                || (bishop_attacks(king, occ) & bishops).is_empty())
+                || (L::bishop(king, occ) & bishops).is_empty())
     }
 
     /// The zobrist key computed from scratch (the incremental key must equal it).

@@ -3,9 +3,10 @@
 
 /// Defines `perft` and `perft_hashed` in a module whose functions carry the
 /// given attributes (a `target_feature` list), so that the whole recursion and
-/// everything inlined into it is compiled for those features.
+/// everything inlined into it is compiled for those features, with the slider
+/// lookups `$sliders`.
 macro_rules! perft_module {
-    ($(#[$attr:meta])* mod $name:ident;) => {
+    ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
             use crate::generate::MoveSink;
             use crate::bitboard::Bitboard;
@@ -16,6 +17,9 @@ macro_rules! perft_module {
             use crate::position::Position;
             use crate::square::Square;
 
+            /// The slider lookups of this copy.
+            type L = $sliders;
+
             /// The first and last ranks, where pawns promote.
             const PROMOTION_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
 
@@ -25,7 +29,7 @@ macro_rules! perft_module {
             pub(crate) unsafe fn perft(pos: &Position, depth: u32) -> u64 {
                 match depth {
                     0 => 1,
-                    1 => pos.count_moves() as u64,
+                    1 => pos.count_moves_with::<L>() as u64,
                     _ => {
                         let mut sink = Expand::<false> {
                             pos,
@@ -34,7 +38,7 @@ macro_rules! perft_module {
                             nodes: 0,
                             pending: None,
                         };
-                        pos.generate(&mut sink);
+                        pos.generate_with::<L, _>(&mut sink);
                         sink.nodes
                     }
                 }
@@ -58,7 +62,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     pending: None,
                 };
-                pos.generate(&mut sink);
+                pos.generate_with::<L, _>(&mut sink);
                 sink.flush();
                 hash.put(pos.key(), depth, sink.nodes);
                 sink.nodes
@@ -118,21 +122,21 @@ macro_rules! perft_module {
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
                     let mut next = *self.pos;
-                    next.play_in_place::<HASHED>(piece, mv);
+                    next.play_in_place::<HASHED, L>(piece, mv);
                     self.count(&next);
                 }
 
                 #[inline(always)]
                 fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
                     let mut next = *self.pos;
-                    next.play_normal::<HASHED>(piece, from, to);
+                    next.play_normal::<HASHED, L>(piece, from, to);
                     self.count(&next);
                 }
 
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
                     let mut next = *self.pos;
-                    next.play_promotion::<HASHED>(from, to, promo);
+                    next.play_promotion::<HASHED, L>(from, to, promo);
                     self.count(&next);
                 }
             }
@@ -180,10 +184,20 @@ macro_rules! perft_module {
 
 perft_module! {
     mod portable;
+    sliders = crate::attacks::Magics;
 }
 
 #[cfg(target_arch = "x86_64")]
 perft_module! {
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     mod bmi2;
+    sliders = crate::attacks::Magics;
+}
+
+// The same, with PEXT lookups: for CPUs that execute PEXT fast.
+#[cfg(target_arch = "x86_64")]
+perft_module! {
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    mod bmi2_pext;
+    sliders = crate::attacks::Pext;
 }
