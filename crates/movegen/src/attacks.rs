@@ -369,26 +369,19 @@ mod tests {
         if !std::arch::is_x86_feature_detected!("bmi2") {
             return;
         }
+        type Lookup = fn(Square, Bitboard) -> Bitboard;
+        let kinds: [(&str, _, Lookup, Lookup); 2] = [
+            ("rook", &ROOK_DIRS, Pext::rook, rook_attacks),
+            ("bishop", &BISHOP_DIRS, Pext::bishop, bishop_attacks),
+        ];
         let mut checked = 0;
-        for sq in squares() {
-            let i = sq.index() as u8;
-            for occ in subsets(relevant_mask(i, &ROOK_DIRS)) {
-                let occ = Bitboard(occ);
-                assert_eq!(
-                    Pext::rook(sq, occ),
-                    rook_attacks(sq, occ),
-                    "rook {sq} {occ:?}"
-                );
-                checked += 1;
-            }
-            for occ in subsets(relevant_mask(i, &BISHOP_DIRS)) {
-                let occ = Bitboard(occ);
-                assert_eq!(
-                    Pext::bishop(sq, occ),
-                    bishop_attacks(sq, occ),
-                    "bishop {sq} {occ:?}"
-                );
-                checked += 1;
+        for (name, dirs, pext, magic) in kinds {
+            for sq in squares() {
+                for occ in subsets(relevant_mask(sq.index() as u8, dirs)) {
+                    let occ = Bitboard(occ);
+                    assert_eq!(pext(sq, occ), magic(sq, occ), "{name} {sq} {occ:?}");
+                    checked += 1;
+                }
             }
         }
         assert_eq!(checked, 107_648);
