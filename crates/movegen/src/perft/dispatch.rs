@@ -57,13 +57,16 @@ enum Copy {
     Pext,
 }
 
+/// Detected once: CPUID is slow, and in a virtual machine it traps to the
+/// host, while parallel perft dispatches once per task.
 #[cfg(target_arch = "x86_64")]
 fn copy() -> Copy {
-    match (has_bmi2(), fast_pext()) {
+    static COPY: std::sync::OnceLock<Copy> = std::sync::OnceLock::new();
+    *COPY.get_or_init(|| match (has_bmi2(), fast_pext()) {
         (false, _) => Copy::Portable,
         (true, false) => Copy::Bmi2,
         (true, true) => Copy::Pext,
-    }
+    })
 }
 
 /// Whether this CPU executes PEXT in hardware at full speed: Intel's BMI2
