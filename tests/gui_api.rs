@@ -20,6 +20,9 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.cases);
+        for ext in ["sqlite", "sqlite-wal", "sqlite-shm"] {
+            let _ = std::fs::remove_file(self.cases.with_extension(ext));
+        }
     }
 }
 
@@ -29,6 +32,8 @@ fn start(name: &str) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
         .args(["gui", "--port", "0", "--cases"])
         .arg(&cases)
+        .arg("--db")
+        .arg(cases.with_extension("sqlite"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -57,17 +57,38 @@ enum Cmd {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: Option<u32>,
     },
-    /// Serve the board page (move collection, bitboard pictures) on 127.0.0.1.
+    /// Serve the board page (move collection, bitboards, crowd collection).
     Gui {
         /// Port to listen on (0: any free port; the URL is printed).
         #[arg(long, default_value_t = 0)]
         port: u16,
+        /// Address to listen on; anything but loopback serves other machines
+        /// (put a TLS reverse proxy in front beyond a trusted LAN).
+        #[arg(long, default_value = "127.0.0.1")]
+        address: std::net::IpAddr,
+        /// Another host name clients use for this server (repeatable), e.g.
+        /// the reverse proxy's `chess.example.org`.
+        #[arg(long = "host")]
+        hosts: Vec<String>,
+        /// Threads answering requests.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
         /// Position the page opens with (default: the start position).
         #[arg(long)]
         fen: Option<String>,
         /// File that "Save" appends cases to, one EPD line each.
         #[arg(long)]
         cases: Option<std::path::PathBuf>,
+        /// The crowd's SQLite database (created if missing).
+        #[arg(long, default_value = gui::DEFAULT_DB)]
+        db: std::path::PathBuf,
+        /// Experts whose identical move sets make a crowd task agreed.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=100))]
+        agree: u32,
+        /// File holding the organiser's token (written with a new token if
+        /// missing); without it a new token is printed at start-up.
+        #[arg(long)]
+        organiser_token_file: Option<std::path::PathBuf>,
     },
 }
 
@@ -145,7 +166,29 @@ fn main() -> ExitCode {
             println!("{}", uci::bench_line(depth));
             Ok(())
         }
-        Some(Cmd::Gui { port, fen, cases }) => gui::run(gui::Options { port, fen, cases }),
+        Some(Cmd::Gui {
+            port,
+            address,
+            hosts,
+            threads,
+            fen,
+            cases,
+            db,
+            agree,
+            organiser_token_file,
+        }) => gui::run(gui::Options {
+            address,
+            port,
+            hosts,
+            threads: threads as usize,
+            fen,
+            cases,
+            crowd: gui::CrowdOptions {
+                db,
+                agree: agree as usize,
+                organiser_token_file,
+            },
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -232,6 +232,15 @@ pub fn random_position(plies: u32, seed: u64) -> Position {
     pos
 }
 
+/// A bundled suite's EPD text and whether it is Chess960, by short name
+/// (`thesis`, `standard`, `chess960`).
+pub fn suite(name: &str) -> Option<(&'static str, bool)> {
+    let index = ["thesis", "standard", "chess960"]
+        .iter()
+        .position(|n| *n == name)?;
+    Some((SUITES[index].1, SUITES[index].2))
+}
+
 /// The bundled positions, by suite.
 pub fn suites() -> Value {
     let suites: Vec<Value> = SUITES

@@ -1,5 +1,5 @@
-//! The HTTP edge of the board page: who may ask (Host and Origin), query
-//! strings, bodies, and JSON replies.
+//! The HTTP edge of the board page: who may ask (Host and Origin), the
+//! routes each mode registers, query strings, bodies, and JSON replies.
 
 use serde_json::{json, Value};
 use std::io::Read;
@@ -14,6 +14,8 @@ pub struct Reply {
     pub status: u16,
     pub content_type: &'static str,
     pub body: String,
+    /// Extra headers (a `Set-Cookie`, say).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -28,7 +30,24 @@ impl Reply {
             status,
             content_type: "application/json",
             body: value.to_string(),
+            headers: Vec::new(),
         }
+    }
+
+    /// Plain text with status 200 (an export file, say).
+    pub fn text(body: String) -> Reply {
+        Reply {
+            status: 200,
+            content_type: "text/plain; charset=utf-8",
+            body,
+            headers: Vec::new(),
+        }
+    }
+
+    /// The reply with one more header.
+    pub fn with_header(mut self, name: &'static str, value: String) -> Reply {
+        self.headers.push((name, value));
+        self
     }
 
     /// A 4xx reply `{"error": message}`.
@@ -42,6 +61,7 @@ impl Reply {
             status: 200,
             content_type,
             body: body.to_string(),
+            headers: Vec::new(),
         }
     }
 
@@ -51,7 +71,7 @@ impl Reply {
             Header::from_bytes(name.as_bytes(), value.as_bytes())
                 .expect("our header names and values are ASCII")
         };
-        let response = Response::from_string(self.body)
+        let mut response = Response::from_string(self.body)
             .with_status_code(self.status)
             .with_header(header("Content-Type", self.content_type))
             .with_header(header("X-Content-Type-Options", "nosniff"))
@@ -60,13 +80,17 @@ impl Reply {
                 "Content-Security-Policy",
                 "default-src 'self'; style-src 'self'; img-src 'self' data:",
             ));
+        for (name, value) in &self.headers {
+            response.add_header(header(name, value));
+        }
         if let Err(e) = request.respond(response) {
             log::debug!("reply not delivered: {e}");
         }
     }
 }
 
-fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
+/// The value of request header `name`, if sent.
+pub fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
     request
         .headers()
         .iter()
@@ -74,26 +98,115 @@ fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
         .map(|h| h.value.as_str())
 }
 
-/// Refuses requests a page from elsewhere could make: a `Host` other than
-/// our loopback address (DNS rebinding), a `POST` from a foreign `Origin`.
-pub fn check_caller(request: &Request, port: u16) -> Result<(), Reply> {
-    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
-    match header(request, "Host") {
-        Some(host) if hosts.iter().any(|h| h == host) => {}
-        Some(host) => return Err(Reply::error(403, format!("host {host:?} is not served"))),
-        None => return Err(Reply::error(403, "a Host header is required")),
+/// The names this server answers to (`Host`) and the origins that may
+/// change things (`Origin` on anything but `GET`): both follow the address
+/// served, plus any host name given on the command line.
+pub struct Site {
+    hosts: Vec<String>,
+    origins: Vec<String>,
+}
+
+impl Site {
+    /// The site at `ip:port`: loopback also answers to `localhost`, and
+    /// `names` (host names with or without a port) are added for a server
+    /// behind a reverse proxy, which may speak https.
+    pub fn new(ip: std::net::IpAddr, port: u16, names: &[String]) -> Site {
+        let mut hosts = vec![match ip {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]:{port}"),
+            v4 => format!("{v4}:{port}"),
+        }];
+        if ip.is_loopback() {
+            hosts.push(format!("localhost:{port}"));
+        }
+        let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
+        for name in names {
+            hosts.push(name.clone());
+            origins.push(format!("http://{name}"));
+            origins.push(format!("https://{name}"));
+        }
+        Site { hosts, origins }
     }
-    if *request.method() != Method::Get && *request.method() != Method::Head {
-        if let Some(origin) = header(request, "Origin") {
-            if !hosts.iter().any(|h| origin == format!("http://{h}")) {
-                return Err(Reply::error(
-                    403,
-                    format!("origin {origin:?} may not change anything here"),
-                ));
+
+    /// Refuses requests a page from elsewhere could make: a `Host` we do not
+    /// serve (DNS rebinding), a write from a foreign `Origin`.
+    pub fn check(&self, request: &Request) -> Result<(), Reply> {
+        match header(request, "Host") {
+            Some(host) if self.hosts.iter().any(|h| h == host) => {}
+            Some(host) => return Err(Reply::error(403, format!("host {host:?} is not served"))),
+            None => return Err(Reply::error(403, "a Host header is required")),
+        }
+        if *request.method() != Method::Get && *request.method() != Method::Head {
+            if let Some(origin) = header(request, "Origin") {
+                if !self.origins.iter().any(|o| o == origin) {
+                    return Err(Reply::error(
+                        403,
+                        format!("origin {origin:?} may not change anything here"),
+                    ));
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// What a handler gets: the request (for its headers and body) and the
+/// decoded query parameters.
+pub struct Call<'a> {
+    pub request: &'a mut Request,
+    pub params: &'a [(String, String)],
+}
+
+/// A route's handler; modes capture their own state in it.
+pub type Handler = Box<dyn Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync>;
+
+/// The routes of every mode: exact paths, one handler per method.
+#[derive(Default)]
+pub struct Router {
+    routes: Vec<(Method, &'static str, Handler)>,
+}
+
+impl Router {
+    /// Adds `handler` for `method` on `path` (a `GET` also answers `HEAD`).
+    pub fn add(
+        &mut self,
+        method: Method,
+        path: &'static str,
+        handler: impl Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync + 'static,
+    ) {
+        assert!(
+            !self.routes.iter().any(|r| r.0 == method && r.1 == path),
+            "each route is registered once: {method} {path}"
+        );
+        self.routes.push((method, path, Box::new(handler)));
+    }
+
+    /// Answers `request`: its handler's reply, 404 for an unknown path and
+    /// 405 for a known path with a method it does not take.
+    pub fn dispatch(&self, request: &mut Request) -> Result<Reply, Reply> {
+        let (path, params) = split_url(request.url())?;
+        let method = match request.method() {
+            Method::Head => Method::Get,
+            m => m.clone(),
+        };
+        let mut known = false;
+        for (m, p, handler) in &self.routes {
+            if *p == path {
+                known = true;
+                if *m == method {
+                    return handler(&mut Call {
+                        request,
+                        params: &params,
+                    });
+                }
+            }
+        }
+        let method = request.method();
+        Err(if known {
+            Reply::error(405, format!("{method} is not allowed on {path}"))
+        } else {
+            Reply::error(404, format!("no such page: {path}"))
+        })
+    }
 }
 
 /// The path and the decoded query parameters of a request URL.
@@ -140,6 +253,18 @@ pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> 
         .iter()
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
+}
+
+/// The value of cookie `name`, if the request carries it.
+pub fn cookie<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
+    request
+        .headers()
+        .iter()
+        .filter(|h| h.field.equiv("Cookie"))
+        .flat_map(|h| h.value.as_str().split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
 }
 
 /// The request body parsed as JSON.

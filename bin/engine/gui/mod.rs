@@ -1,40 +1,48 @@
-//! `engine gui`: the board page on the loopback interface.
+//! `engine gui`: the board page.
 //!
 //! The thesis's crowd-sourced move collection and its bitboard pictures as a
-//! local web page. The page (HTML, CSS, JavaScript, no build step) is
-//! embedded here; the server is a thin JSON layer over `movegen`. One thread
-//! answers requests in turn: the page has one user.
+//! web page. The page (HTML, CSS, JavaScript, no build step) is embedded
+//! here; the server is a thin JSON layer over `movegen`. Each mode of the
+//! page is a module that registers its routes on one [`http::Router`]:
+//! `collect` (one expert's list against the generator), `explore` (the
+//! bitboards) and `crowd` (many experts, agreement, a database). A pool of
+//! threads answers requests concurrently; the routes' state is shared
+//! read-only or owned by the crowd's store.
 
 mod api;
+mod collect;
+mod crowd;
+mod explore;
 mod http;
 
-use http::{check_caller, json_body, param, split_url, Reply};
+use http::{param, Reply, Router, Site};
 use movegen::Position;
-use serde_json::{json, Value};
-use std::fs::OpenOptions;
+use serde_json::json;
 use std::io::Write;
+use std::net::IpAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tiny_http::{Method, Request, Server};
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
-/// Most claims a case may hold (a position has at most 218 legal moves).
-const MAX_CLAIMS: usize = 1000;
-
 /// What `engine gui` was asked for.
 pub struct Options {
+    pub address: IpAddr,
     pub port: u16,
+    pub hosts: Vec<String>,
+    pub threads: usize,
     pub fen: Option<String>,
     pub cases: Option<PathBuf>,
+    pub crowd: crowd::Options,
 }
 
-struct State {
-    port: u16,
-    start_fen: String,
-    cases: Option<PathBuf>,
-}
+pub use crowd::Options as CrowdOptions;
+
+/// The crowd's database file when none is named: in the working directory.
+pub const DEFAULT_DB: &str = "pinmask-crowd.sqlite";
 
 /// Serves the page until the process is stopped.
 pub fn run(options: Options) -> Result<(), String> {
@@ -42,29 +50,59 @@ pub fn run(options: Options) -> Result<(), String> {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?,
         None => Position::startpos(),
     };
-    let server = Server::http(("127.0.0.1", options.port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", options.port))?;
-    let port = server
+    let crowd = Arc::new(crowd::Crowd::open(&options.crowd, options.threads)?);
+    let server = Server::http((options.address, options.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", options.address, options.port))?;
+    let addr = server
         .server_addr()
         .to_ip()
-        .map(|a| a.port())
         .ok_or("the server has no TCP address")?;
-    let state = State {
-        port,
-        start_fen: start.fen(api::is_chess960(&start)),
-        cases: options.cases,
+    let site = Site::new(addr.ip(), addr.port(), &options.hosts);
+    let mut router = Router::default();
+    let cases_file = options.cases.as_ref().map(|p| p.display().to_string());
+    page_routes(&mut router, start.fen(api::is_chess960(&start)), cases_file);
+    collect::register(&mut router, options.cases);
+    explore::register(&mut router);
+    crowd::register(&mut router, Arc::clone(&crowd));
+    let host = match addr.ip() {
+        IpAddr::V6(v6) => format!("[{v6}]"),
+        v4 => v4.to_string(),
     };
-    println!("listening on http://127.0.0.1:{port}/");
-    std::io::stdout().flush().map_err(|e| e.to_string())?;
-    loop {
-        let request = server.recv().map_err(|e| format!("server stopped: {e}"))?;
-        handle(&state, request);
+    let banner = format!(
+        "listening on http://{host}:{}/\n{}\n",
+        addr.port(),
+        crowd.organiser_line()
+    );
+    // One write: a reader that stops after the first line (a test) must not
+    // turn the second into a broken pipe. Nobody reading is no reason to stop.
+    let mut out = std::io::stdout();
+    if let Err(e) = out.write_all(banner.as_bytes()).and_then(|()| out.flush()) {
+        log::warn!("cannot print the start-up lines: {e}");
     }
+    let server = Arc::new(server);
+    let shared = Arc::new((site, router));
+    let workers: Vec<_> = (0..options.threads)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || {
+                while let Ok(request) = server.recv() {
+                    handle(&shared.0, &shared.1, request);
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        let _ = worker.join();
+    }
+    Err("server stopped".to_string())
 }
 
-fn handle(state: &State, mut request: Request) {
+fn handle(site: &Site, router: &Router, mut request: Request) {
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        respond(state, &mut request).unwrap_or_else(|e| e)
+        site.check(&request)
+            .and_then(|()| router.dispatch(&mut request))
+            .unwrap_or_else(|e| e)
     }))
     .unwrap_or_else(|_| Reply::error(500, "internal error (logged)"));
     if reply.status >= 400 {
@@ -73,72 +111,46 @@ fn handle(state: &State, mut request: Request) {
     reply.send(request);
 }
 
-fn respond(state: &State, request: &mut Request) -> Result<Reply, Reply> {
-    check_caller(request, state.port)?;
-    let (path, params) = split_url(request.url())?;
-    let method = request.method().clone();
-    let get = method == Method::Get || method == Method::Head;
-    match (path.as_str(), get) {
-        ("/" | "/index.html", true) => Ok(Reply::file("text/html; charset=utf-8", INDEX_HTML)),
-        ("/app.js", true) => Ok(Reply::file("text/javascript; charset=utf-8", APP_JS)),
-        ("/style.css", true) => Ok(Reply::file("text/css; charset=utf-8", STYLE_CSS)),
-        ("/api/config", true) => Ok(Reply::json(json!({
-            "start_fen": state.start_fen,
-            "cases_file": state.cases.as_ref().map(|p| p.display().to_string()),
-        }))),
-        ("/api/position", true) => {
-            let (pos, chess960) = position_param(&params)?;
-            Ok(Reply::json(api::position(&pos, chess960)))
-        }
-        ("/api/compare", true) => {
-            let (pos, chess960) = position_param(&params)?;
-            let claims: Vec<String> = param(&params, "moves")
-                .unwrap_or("")
-                .split([',', ' '])
-                .filter(|m| !m.is_empty())
-                .map(String::from)
-                .collect();
-            if claims.len() > MAX_CLAIMS {
-                return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
-            }
-            Ok(Reply::json(api::judge(&pos, &claims, chess960).to_json()))
-        }
-        ("/api/divide", true) => {
-            let (pos, chess960) = position_param(&params)?;
-            let depth = match param(&params, "depth").unwrap_or("1").parse::<u32>() {
-                Ok(d @ 1..=3) => d,
-                _ => return Err(Reply::error(400, "depth must be 1, 2 or 3")),
-            };
-            Ok(Reply::json(api::divide(&pos, depth, chess960)))
-        }
-        ("/api/random", true) => {
-            let plies = match param(&params, "plies").unwrap_or("16").parse::<u32>() {
-                Ok(p @ 0..=400) => p,
-                _ => return Err(Reply::error(400, "plies must be 0 to 400")),
-            };
-            let seed = match param(&params, "seed") {
-                Some(s) => s
-                    .parse::<u64>()
-                    .map_err(|_| Reply::error(400, "seed must be a number"))?,
-                None => clock_seed(),
-            };
-            Ok(Reply::json(api::position(
-                &api::random_position(plies, seed),
-                false,
-            )))
-        }
-        ("/api/suites", true) => Ok(Reply::json(api::suites())),
-        ("/api/cases", false) if method == Method::Post => save_case(state, request),
-        (
-            "/" | "/index.html" | "/app.js" | "/style.css" | "/api/config" | "/api/position"
-            | "/api/compare" | "/api/divide" | "/api/random" | "/api/suites" | "/api/cases",
-            _,
-        ) => Err(Reply::error(
-            405,
-            format!("{method} is not allowed on {path}"),
-        )),
-        _ => Err(Reply::error(404, format!("no such page: {path}"))),
+/// The page's files and the routes every mode reads: positions, random
+/// positions, the bundled suites, the start-up settings.
+fn page_routes(router: &mut Router, start_fen: String, cases_file: Option<String>) {
+    let files = [
+        ("/", "text/html; charset=utf-8", INDEX_HTML),
+        ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
+        ("/app.js", "text/javascript; charset=utf-8", APP_JS),
+        ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
+    ];
+    for (path, kind, body) in files {
+        router.add(Method::Get, path, move |_| Ok(Reply::file(kind, body)));
     }
+    router.add(Method::Get, "/api/config", move |_| {
+        Ok(Reply::json(
+            json!({ "start_fen": start_fen, "cases_file": cases_file }),
+        ))
+    });
+    router.add(Method::Get, "/api/position", |call| {
+        let (pos, chess960) = position_param(call.params)?;
+        Ok(Reply::json(api::position(&pos, chess960)))
+    });
+    router.add(Method::Get, "/api/random", |call| {
+        let plies = match param(call.params, "plies").unwrap_or("16").parse::<u32>() {
+            Ok(p @ 0..=400) => p,
+            _ => return Err(Reply::error(400, "plies must be 0 to 400")),
+        };
+        let seed = match param(call.params, "seed") {
+            Some(s) => s
+                .parse::<u64>()
+                .map_err(|_| Reply::error(400, "seed must be a number"))?,
+            None => clock_seed(),
+        };
+        Ok(Reply::json(api::position(
+            &api::random_position(plies, seed),
+            false,
+        )))
+    });
+    router.add(Method::Get, "/api/suites", |_| {
+        Ok(Reply::json(api::suites()))
+    });
 }
 
 /// The `fen` parameter (default: the start position) and the castling
@@ -156,57 +168,4 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
-}
-
-/// `POST /api/cases` with `{"fen": ..., "moves": [...]}`: judges the claims
-/// and appends the case as one line to the `--cases` file.
-fn save_case(state: &State, request: &mut Request) -> Result<Reply, Reply> {
-    let Some(path) = &state.cases else {
-        return Err(Reply::error(
-            409,
-            "no cases file: start the page with `engine gui --cases FILE`",
-        ));
-    };
-    let body = json_body(request)?;
-    let fen = body
-        .get("fen")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Reply::error(400, "body needs \"fen\": a string"))?;
-    let claims = body
-        .get("moves")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Reply::error(400, "body needs \"moves\": a list of strings"))?;
-    if claims.len() > MAX_CLAIMS {
-        return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
-    }
-    let mut moves = Vec::with_capacity(claims.len());
-    for claim in claims {
-        match claim.as_str() {
-            Some(m) if api::looks_like_uci(m) => moves.push(m.to_string()),
-            _ => return Err(Reply::error(400, format!("not a UCI move: {claim}"))),
-        }
-    }
-    let mut params = vec![("fen".to_string(), fen.to_string())];
-    if body.get("chess960").and_then(Value::as_bool) == Some(true) {
-        params.push(("chess960".to_string(), "1".to_string()));
-    }
-    let (pos, chess960) = position_param(&params)?;
-    let verdict = api::judge(&pos, &moves, chess960);
-    let line = verdict.case_line(&pos.fen(chess960), &moves);
-    let written = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
-    if let Err(e) = written {
-        log::warn!("cannot save a case to {}: {e}", path.display());
-        return Err(Reply::json_status(
-            500,
-            json!({"error": format!("cannot write {}: {e}", path.display())}),
-        ));
-    }
-    let mut reply = verdict.to_json();
-    reply["line"] = json!(line);
-    reply["file"] = json!(path.display().to_string());
-    Ok(Reply::json(reply))
 }

@@ -1,0 +1,97 @@
+//! The collect mode: one expert's list compared with the generator, and
+//! cases appended to the `--cases` file.
+
+use super::http::{json_body, param, Call, Reply, Router};
+use super::{api, position_param};
+use serde_json::{json, Value};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tiny_http::Method;
+
+/// Most claims a case may hold (a position has at most 218 legal moves).
+pub const MAX_CLAIMS: usize = 1000;
+
+/// Registers `GET /api/compare` and `POST /api/cases`.
+pub fn register(router: &mut Router, cases: Option<PathBuf>) {
+    router.add(Method::Get, "/api/compare", |call| {
+        let (pos, chess960) = position_param(call.params)?;
+        let claims: Vec<String> = param(call.params, "moves")
+            .unwrap_or("")
+            .split([',', ' '])
+            .filter(|m| !m.is_empty())
+            .map(String::from)
+            .collect();
+        if claims.len() > MAX_CLAIMS {
+            return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
+        }
+        Ok(Reply::json(api::judge(&pos, &claims, chess960).to_json()))
+    });
+    // Appends from two threads must not interleave within a line.
+    let file = Arc::new(Mutex::new(cases));
+    router.add(Method::Post, "/api/cases", move |call| {
+        let path = file.lock().unwrap_or_else(|e| e.into_inner());
+        save_case(path.as_ref(), call)
+    });
+}
+
+/// `POST /api/cases` with `{"fen": ..., "moves": [...]}`: judges the claims
+/// and appends the case as one line to the `--cases` file.
+fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
+    let Some(path) = path else {
+        return Err(Reply::error(
+            409,
+            "no cases file: start the page with `engine gui --cases FILE`",
+        ));
+    };
+    let body = json_body(call.request)?;
+    let fen = body
+        .get("fen")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Reply::error(400, "body needs \"fen\": a string"))?;
+    let moves = claims(&body)?;
+    let mut params = vec![("fen".to_string(), fen.to_string())];
+    if body.get("chess960").and_then(Value::as_bool) == Some(true) {
+        params.push(("chess960".to_string(), "1".to_string()));
+    }
+    let (pos, chess960) = position_param(&params)?;
+    let verdict = api::judge(&pos, &moves, chess960);
+    let line = verdict.case_line(&pos.fen(chess960), &moves);
+    let written = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+    if let Err(e) = written {
+        log::warn!("cannot save a case to {}: {e}", path.display());
+        return Err(Reply::json_status(
+            500,
+            json!({"error": format!("cannot write {}: {e}", path.display())}),
+        ));
+    }
+    let mut reply = verdict.to_json();
+    reply["line"] = json!(line);
+    reply["file"] = json!(path.display().to_string());
+    Ok(Reply::json(reply))
+}
+
+/// The body's `"moves"`: a list of at most [`MAX_CLAIMS`] strings shaped like
+/// UCI moves (legal or not).
+pub fn claims(body: &Value) -> Result<Vec<String>, Reply> {
+    let claims = body
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Reply::error(400, "body needs \"moves\": a list of strings"))?;
+    if claims.len() > MAX_CLAIMS {
+        return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
+    }
+    let mut moves = Vec::with_capacity(claims.len());
+    for claim in claims {
+        match claim.as_str() {
+            Some(m) if api::looks_like_uci(m) => moves.push(m.to_string()),
+            _ => return Err(Reply::error(400, format!("not a UCI move: {claim}"))),
+        }
+    }
+    Ok(moves)
+}

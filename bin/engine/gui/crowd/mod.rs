@@ -1,0 +1,218 @@
+//! The crowd mode: the thesis's crowd-sourced test of the move generator
+//! (its chapters 4 and 5.1). Experts join under a name and get a secret
+//! token; each is served the least-covered open task (a position) they have
+//! not done and submits every legal move they see, once. When K experts
+//! submit exactly the same set, the task is agreed: confirmed if the set is
+//! the generator's, flagged for the organiser if not. The organiser (a
+//! token printed at start-up or kept in a file) loads positions, closes
+//! tasks and exports the agreed cases as EPD for the test suite.
+//!
+//! The rules are plain functions in [`agree`]; the rows live in [`store`],
+//! which alone opens the database; [`token`] makes and checks secrets. This
+//! file is the HTTP glue between them.
+
+pub mod agree;
+mod routes;
+
+pub use routes::register;
+mod store;
+mod token;
+
+use super::http::{cookie, header, Reply};
+use agree::MoveSet;
+use movegen::Position;
+use std::path::{Path, PathBuf};
+use store::{Store, StoreError};
+use tiny_http::Request;
+
+/// The cookie that carries an expert's token for the page.
+const COOKIE: &str = "pinmask_crowd";
+/// The id part of the organiser's token (`organiser.<secret>`).
+const ORGANISER: &str = "organiser";
+
+/// What `engine gui` was asked for about the crowd.
+pub struct Options {
+    /// The database file.
+    pub db: PathBuf,
+    /// Experts whose identical sets make a task agreed.
+    pub agree: usize,
+    /// A file holding the organiser's token (made if missing).
+    pub organiser_token_file: Option<PathBuf>,
+}
+
+/// The crowd mode's state: the store, K, and the organiser's token hash.
+pub struct Crowd {
+    store: Store,
+    k: usize,
+    organiser: token::TokenHash,
+    organiser_line: String,
+}
+
+impl Crowd {
+    /// Opens the database with a connection per worker thread and settles
+    /// the organiser's token.
+    ///
+    /// # Errors
+    /// When the database or the token file cannot be used.
+    pub fn open(options: &Options, threads: usize) -> Result<Crowd, String> {
+        let store = Store::open(&options.db, threads)?;
+        let (secret, line) = match &options.organiser_token_file {
+            Some(path) => (
+                token_from_file(path)?,
+                format!("organiser token: in {}", path.display()),
+            ),
+            None => {
+                let secret = token::secret()?;
+                let line = format!("organiser token: {ORGANISER}.{secret}");
+                (secret, line)
+            }
+        };
+        Ok(Crowd {
+            store,
+            k: options.agree,
+            organiser: token::hash(&secret),
+            organiser_line: line,
+        })
+    }
+
+    /// The start-up line that tells the organiser their token.
+    pub fn organiser_line(&self) -> &str {
+        &self.organiser_line
+    }
+
+    /// The expert a request's token (bearer, else cookie) belongs to: id
+    /// and name.
+    fn expert(&self, request: &Request) -> Result<(i64, String), Reply> {
+        let given = bearer(request)
+            .or_else(|| cookie(request, COOKIE))
+            .ok_or_else(|| Reply::error(401, "no token: join first"))?;
+        let invalid = || Reply::error(401, "the token is not valid: join again");
+        let (id, secret) = token::parse(given).ok_or_else(invalid)?;
+        if id == ORGANISER {
+            return Err(Reply::error(
+                403,
+                "the organiser's token is not an expert's: join as an expert",
+            ));
+        }
+        let id: i64 = id.parse().map_err(|_| invalid())?;
+        let (name, stored) = self
+            .store
+            .expert(id)
+            .map_err(store_error)?
+            .ok_or_else(invalid)?;
+        if token::matches(secret, &stored) {
+            Ok((id, name))
+        } else {
+            Err(invalid())
+        }
+    }
+
+    /// Whether the request carries any token (bearer or cookie).
+    fn has_token(&self, request: &Request) -> bool {
+        bearer(request).is_some() || cookie(request, COOKIE).is_some()
+    }
+
+    /// Refuses a request without the organiser's bearer token.
+    fn organiser(&self, request: &Request) -> Result<(), Reply> {
+        let given = bearer(request).ok_or_else(|| {
+            Reply::error(
+                401,
+                "the organiser's token is required (Authorization: Bearer)",
+            )
+        })?;
+        match token::parse(given) {
+            Some((ORGANISER, secret)) if token::matches(secret, &self.organiser) => Ok(()),
+            Some((ORGANISER, _)) | None => {
+                Err(Reply::error(401, "the organiser's token is not valid"))
+            }
+            Some(_) => Err(Reply::error(403, "only the organiser may do this")),
+        }
+    }
+}
+
+fn bearer(request: &Request) -> Option<&str> {
+    header(request, "Authorization")?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The organiser's secret from `path`, written there first if the file does
+/// not exist (readable by its owner only).
+fn token_from_file(path: &Path) -> Result<String, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => match token::parse(text.trim()) {
+            Some((ORGANISER, secret)) => Ok(secret.to_string()),
+            _ => Err(format!(
+                "{} does not hold an organiser token ({ORGANISER}.<64 hex digits>)",
+                path.display()
+            )),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let secret = token::secret()?;
+            write_private(path, &format!("{ORGANISER}.{secret}\n"))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Ok(secret)
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(text.as_bytes())
+}
+
+/// The HTTP reply for a store failure.
+fn store_error(e: StoreError) -> Reply {
+    match e {
+        StoreError::NoTask => Reply::error(404, "no such task"),
+        StoreError::NotServed => Reply::error(
+            409,
+            "this task was not served to you: ask for the next task",
+        ),
+        StoreError::AlreadySubmitted => Reply::error(
+            409,
+            "you already submitted this task; a submission is final",
+        ),
+        StoreError::Closed => Reply::error(409, "the organiser closed this task"),
+        StoreError::Sql(e) => {
+            log::error!("database: {e}");
+            let busy = matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            );
+            if busy {
+                Reply::error(503, "the database is busy: try again")
+            } else {
+                Reply::error(500, "database error (logged)")
+            }
+        }
+    }
+}
+
+/// The generator's legal moves in the task's notation.
+fn legal(pos: &Position, chess960: bool) -> MoveSet {
+    pos.legal_moves()
+        .iter()
+        .map(|m| m.to_uci(chess960).to_string())
+        .collect()
+}
+
+/// An expert's claims as a set: legal ones in our notation (so `e1h1` for
+/// standard castling becomes `e1g1`), the rest as written.
+fn normalise(pos: &Position, claims: &[String], chess960: bool) -> MoveSet {
+    claims
+        .iter()
+        .map(|c| match movegen::explain_move(pos, c, chess960) {
+            Ok(mv) => mv.to_uci(chess960).to_string(),
+            Err(_) => c.clone(),
+        })
+        .collect()
+}
