@@ -7,8 +7,12 @@ Loads thesis positions from the bundled list, drags legal moves, an illegal
 move and a promotion, finishes and checks the found / missed / wrong lists
 and the reasons, saves the case and checks the line written, switches on the
 pin overlay and checks its hexadecimal value against python-chess, and fails
-on any browser console error. Expected move lists come from
-tests/data/thesis_positions.epd, not from the server under test.
+on any browser console error. Then the crowd mode: the organiser loads two
+thesis positions through the page, two separate browser sessions join as two
+experts (one with a name that is HTML), each enters every legal move of each
+position until both are confirmed, and the leaderboard and the export are
+checked. Expected move lists come from tests/data/thesis_positions.epd, not
+from the server under test.
 """
 import argparse
 import os
@@ -45,8 +49,9 @@ def thesis_positions():
     return out
 
 
-def start_server(engine, cases):
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--cases", str(cases)],
+def start_server(engine, cases, db, token_file):
+    proc = subprocess.Popen([engine, "gui", "--port", "0", "--cases", str(cases), "--db", str(db),
+                             "--organiser-token-file", str(token_file)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     match = re.match(r"listening on (http://127\.0\.0\.1:\d+/)", line)
@@ -91,8 +96,8 @@ class Page:
         ActionChains(self.d).click_and_hold(self.square(src)).move_to_element(
             self.square(dst)).release().perform()
 
-    def claims(self):
-        return [li.get_attribute("data-move") for li in self.d.find_elements(By.CSS_SELECTOR, "#claims li")]
+    def claims(self, list_id="claims"):
+        return [li.get_attribute("data-move") for li in self.d.find_elements(By.CSS_SELECTOR, f"#{list_id} li")]
 
     def listed(self, list_id):
         return [li.get_attribute("data-move") for li in self.d.find_elements(By.CSS_SELECTOR, f"#{list_id} li")]
@@ -207,6 +212,92 @@ def bad_fen(page):
     check(page.el(".sq[data-sq='a1']") is not None and before, "board still shown")
 
 
+HOSTILE = "<img src=x onerror=window.pwned=1>"
+
+
+def enter_moves(page, moves):
+    """Every move by dragging; promotions through the dialog."""
+    for move in moves:
+        page.drag(move[:2], move[2:4])
+        if len(move) == 5:
+            page.wait.until(lambda d: page.el("#promo").is_displayed())
+            page.el(f'#promo-choices button[data-piece="{move[4]}"]').click()
+    page.wait.until(lambda d: sorted(page.claims("crowd-claims")) == sorted(moves))
+
+
+def crowd_task(page, by_fen):
+    """Does the task shown: every legal move, then submit; returns the result line."""
+    page.wait.until(lambda d: page.el("#crowd-task").text.startswith("Position"))
+    fen = page.fen_shown()
+    check(fen in by_fen, f"the task is a loaded position: {fen}")
+    enter_moves(page, by_fen[fen])
+    page.el("#crowd-submit").click()
+    page.wait.until(lambda d: "The position is now" in page.el("#crowd-result").text)
+    return page.el("#crowd-result").text
+
+
+def crowd_join(page, name):
+    page.d.get(page.url + "?mode=crowd")
+    page.wait.until(lambda d: page.el("#crowd-panel").is_displayed())
+    page.el("#crowd-name").send_keys(name)
+    page.el("#crowd-join-button").click()
+    page.wait.until(lambda d: page.el("#crowd-task").text.startswith("Position"))
+    check(page.el("#crowd-me").text == name, f"joined as {page.el('#crowd-me').text!r}")
+
+
+def crowd(page_a, make_page_b, token, picked, shots):
+    """Two experts in two browser sessions until both positions are confirmed."""
+    by_fen = dict(picked)
+    page_a.d.get(page_a.url + "?mode=crowd")
+    page_a.wait.until(lambda d: page_a.el("#crowd-panel").is_displayed())
+    page_a.el("#crowd-organiser summary").click()
+    page_a.el("#org-token").send_keys(token)
+    page_a.el("#org-epd").send_keys("\n".join(fen + " ;from the thesis" for fen, _ in picked))
+    page_a.el("#org-load-epd").click()
+    page_a.wait.until(lambda d: page_a.el("#org-status").text)
+    check(page_a.el("#org-status").text.startswith("Added 2 of 2"), f"organiser: {page_a.el('#org-status').text}")
+    crowd_join(page_a, HOSTILE)
+    check(page_a.d.execute_script("return window.pwned === undefined"), "an HTML name is not run")
+    check(not page_a.d.find_elements(By.CSS_SELECTOR, "#crowd-panel img"), "an HTML name makes no element")
+    page_b = make_page_b()
+    crowd_join(page_b, "Bea")
+    first_a = crowd_task(page_a, by_fen)
+    first_b = crowd_task(page_b, by_fen)
+    check(first_a.endswith("now open.") and first_b.endswith("now open."), f"one expert agrees with no one: {first_a} / {first_b}")
+    if shots:
+        page_b.d.save_screenshot(str(shots / "crowd-submitted.png"))
+    page_a.el("#crowd-next").click()
+    page_b.el("#crowd-next").click()
+    second_a = crowd_task(page_a, by_fen)
+    second_b = crowd_task(page_b, by_fen)
+    check(second_a.endswith("now confirmed.") and second_b.endswith("now confirmed."),
+          f"the second expert's identical set confirms: {second_a} / {second_b}")
+    page_b.el("#crowd-next").click()
+    page_b.wait.until(lambda d: "No position left" in page_b.el("#crowd-task").text)
+    page_a.el("#crowd-refresh").click()
+    page_a.wait.until(lambda d: "2 confirmed" in page_a.el("#crowd-counts").text)
+    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in page_a.d.find_elements(By.CSS_SELECTOR, "#crowd-board tbody tr")]
+    points = sum(len(m) for m in by_fen.values())
+    check(sorted((r[1], r[2], r[3]) for r in rows) == sorted([(HOSTILE, str(points), "2"), ("Bea", str(points), "2")]),
+          f"leaderboard: {rows}")
+    page_a.el("#crowd-organiser summary").click() if not page_a.el("#org-token").is_displayed() else None
+    page_a.el("#org-token").clear()
+    page_a.el("#org-token").send_keys(token)
+    page_a.el("#org-tasks-button").click()
+    page_a.wait.until(lambda d: page_a.el("#org-tasks").is_displayed())
+    statuses = [tr.find_elements(By.TAG_NAME, "td")[1].text for tr in page_a.d.find_elements(By.CSS_SELECTOR, "#org-tasks tbody tr")]
+    check(statuses == ["confirmed", "confirmed"], f"organiser sees {statuses}")
+    page_a.el("#org-export").click()
+    page_a.wait.until(lambda d: page_a.el("#org-export-out").is_displayed())
+    lines = page_a.el("#org-export-out").text.splitlines()
+    expected = [f"{fen} ;moves {' '.join(sorted(m))} ;D1 {len(m)} ;experts 2" for fen, m in picked]
+    check(sorted(lines) == sorted(expected), f"export: {lines}")
+    if shots:
+        page_a.d.save_screenshot(str(shots / "crowd-leaderboard.png"))
+    return page_b
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
@@ -217,8 +308,10 @@ def main():
     positions = thesis_positions()
     work = Path(tempfile.mkdtemp(prefix="gui-check-"))
     cases = work / "cases.epd"
-    proc, url = start_server(args.engine, cases)
+    token_file = work / "organiser.token"
+    proc, url = start_server(args.engine, cases, work / "crowd.sqlite", token_file)
     driver = None
+    second = None
     try:
         driver = browser(work / "profile")
         driver.get(url)
@@ -235,7 +328,19 @@ def main():
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"
                   and not (e["source"] == "network" and "/api/position?fen=8%2F8%2F8" in e["message"])]
         check(not errors, f"no console errors after the bad FEN {errors}")
+
+        def second_expert():
+            nonlocal second
+            second = browser(work / "profile-b")
+            return Page(second, url)
+        page_b = crowd(page, second_expert, token_file.read_text().strip(),
+                       [positions[6], positions[3]], args.screenshots)
+        for who, d in (("first", driver), ("second", page_b.d)):
+            errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+            check(not errors, f"no console errors in the {who} crowd session {errors}")
     finally:
+        if second:
+            second.quit()
         if driver:
             driver.quit()
         proc.kill()

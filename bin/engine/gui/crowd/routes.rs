@@ -20,8 +20,21 @@ const MAX_LOAD: usize = 2000;
 /// Longest FEN accepted.
 const MAX_FEN: usize = 120;
 
-/// Registers the crowd's routes, each with its own handle on `crowd`.
+/// Registers the crowd's page files and routes, each route with its own
+/// handle on `crowd`.
 pub fn register(router: &mut Router, crowd: Arc<Crowd>) {
+    router.add(Method::Get, "/crowd.js", |_| {
+        Ok(Reply::file(
+            "text/javascript; charset=utf-8",
+            include_str!("../page/crowd.js"),
+        ))
+    });
+    router.add(Method::Get, "/crowd.css", |_| {
+        Ok(Reply::file(
+            "text/css; charset=utf-8",
+            include_str!("../page/crowd.css"),
+        ))
+    });
     type Route = fn(&Crowd, &mut Call) -> Result<Reply, Reply>;
     let routes: [(Method, &'static str, Route); 9] = [
         (Method::Post, "/api/crowd/join", join),

@@ -11,6 +11,9 @@ function glyph(piece) {
 }
 const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 const $ = (id) => document.getElementById(id);
+// What other modes' scripts add: per mode, the id of the list its claims
+// are shown in (`claims`) and what to do on entering it (`enter`).
+const modeHooks = {};
 
 const state = {
   pos: null,        // the /api/position reply
@@ -355,7 +358,7 @@ function describe(text) {
 }
 
 function renderClaims() {
-  const list = $("claims");
+  const list = $((modeHooks[state.mode] && modeHooks[state.mode].claims) || "claims");
   list.textContent = "";
   state.claims.forEach((c, k) => {
     const li = document.createElement("li");
@@ -364,7 +367,7 @@ function renderClaims() {
     if (k === state.claims.length - 1) li.className = "new";
     list.appendChild(li);
   });
-  $("claim-count").textContent = state.claims.length;
+  for (const count of document.querySelectorAll(".claim-count")) count.textContent = state.claims.length;
 }
 
 // ---- finish, save, timer -----------------------------------------------
@@ -517,10 +520,10 @@ async function loadSuites() {
 function setMode(mode) {
   state.mode = mode;
   state.selected = null;
-  $("collect-panel").hidden = mode !== "collect";
-  $("explore-panel").hidden = mode !== "explore";
-  $("mode-collect").classList.toggle("active", mode === "collect");
-  $("mode-explore").classList.toggle("active", mode === "explore");
+  for (const panel of document.querySelectorAll("main > .panel")) panel.hidden = panel.id !== mode + "-panel";
+  for (const button of document.querySelectorAll("#modes .mode")) button.classList.toggle("active", button.id === "mode-" + mode);
+  document.body.dataset.mode = mode;
+  if (modeHooks[mode] && modeHooks[mode].enter) modeHooks[mode].enter();
   render();
 }
 
@@ -534,8 +537,9 @@ async function start() {
     try { setPosition(await api("/api/random?plies=" + (8 + Math.floor(Math.random() * 40)))); showError(""); } catch (e) { showError(e.message); }
   });
   $("flip").addEventListener("click", () => { state.flipped = !state.flipped; render(); });
-  $("mode-collect").addEventListener("click", () => setMode("collect"));
-  $("mode-explore").addEventListener("click", () => setMode("explore"));
+  for (const button of document.querySelectorAll("#modes .mode")) {
+    button.addEventListener("click", () => setMode(button.id.slice("mode-".length)));
+  }
   $("undo").addEventListener("click", () => { state.claims.pop(); render(); });
   $("clear").addEventListener("click", () => { state.claims = []; $("results").hidden = true; render(); });
   $("finish").addEventListener("click", finish);
@@ -553,10 +557,12 @@ async function start() {
   const config = await api("/api/config");
   state.casesFile = config.cases_file;
   const params = new URLSearchParams(window.location.search);
-  if (params.get("mode") === "explore") setMode("explore");
   await loadFen(config.start_fen);
+  const mode = params.get("mode");
+  if (mode && /^[a-z]+$/.test(mode) && $("mode-" + mode)) setMode(mode);
   if (params.get("fen")) await loadFen(params.get("fen"));
   await loadSuites();
 }
 
-start().catch((e) => showError(e.message));
+// After every script: other modes register their hooks first.
+document.addEventListener("DOMContentLoaded", () => start().catch((e) => showError(e.message)));
