@@ -99,16 +99,22 @@ pub fn run(options: Options) -> Result<(), String> {
 }
 
 fn handle(site: &Site, router: &Router, mut request: Request) {
-    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        site.check(&request)
-            .and_then(|()| router.dispatch(&mut request))
-            .unwrap_or_else(|e| e)
-    }))
-    .unwrap_or_else(|_| Reply::error(500, "internal error (logged)"));
+    let reply = answer(site, router, &mut request);
     if reply.status >= 400 {
         log::info!("{} {} -> {}", request.method(), request.url(), reply.status);
     }
     reply.send(request);
+}
+
+/// The reply to `request`: a bug in a handler (a panic) becomes a 500, and
+/// the thread goes on to the next request.
+fn answer(site: &Site, router: &Router, request: &mut Request) -> Reply {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        site.check(request)
+            .and_then(|()| router.dispatch(request))
+            .unwrap_or_else(|e| e)
+    }))
+    .unwrap_or_else(|_| Reply::error(500, "internal error (logged)"))
 }
 
 /// The page's files and the routes every mode reads: positions, random
@@ -168,4 +174,78 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tiny_http::{Header, TestRequest};
+
+    fn request(method: Method, path: &str) -> Request {
+        TestRequest::new()
+            .with_method(method)
+            .with_path(path)
+            .with_header(Header::from_bytes("Host", "127.0.0.1:80").unwrap())
+            .into()
+    }
+
+    #[test]
+    fn a_panicking_handler_is_a_500_and_the_router_goes_on() {
+        let site = Site::new([127, 0, 0, 1].into(), 80, &[]);
+        let mut router = Router::default();
+        router.add(Method::Get, "/bug", |_| panic!("a bug in a handler"));
+        router.add(Method::Get, "/fine", |_| {
+            Ok(Reply::json(json!({"ok": true})))
+        });
+        let bug = answer(&site, &router, &mut request(Method::Get, "/bug"));
+        assert_eq!(bug.status, 500);
+        assert!(bug.body.contains("internal error"));
+        let fine = answer(&site, &router, &mut request(Method::Get, "/fine"));
+        assert_eq!((fine.status, fine.body.as_str()), (200, r#"{"ok":true}"#));
+        let head = answer(&site, &router, &mut request(Method::Head, "/fine"));
+        assert_eq!(head.status, 200, "HEAD is answered as GET");
+        assert_eq!(
+            answer(&site, &router, &mut request(Method::Post, "/fine")).status,
+            405
+        );
+        assert_eq!(
+            answer(&site, &router, &mut request(Method::Get, "/none")).status,
+            404
+        );
+    }
+
+    #[test]
+    fn hosts_follow_the_address_served() {
+        let lan = Site::new(
+            [192, 168, 1, 5].into(),
+            8960,
+            &["chess.example.org".to_string()],
+        );
+        let ask = |host: &str, origin: Option<&str>| {
+            let mut r = TestRequest::new()
+                .with_method(Method::Post)
+                .with_path("/x")
+                .with_header(Header::from_bytes("Host", host).unwrap());
+            if let Some(o) = origin {
+                r = r.with_header(Header::from_bytes("Origin", o).unwrap());
+            }
+            lan.check(&r.into()).map_err(|e| e.status)
+        };
+        assert_eq!(ask("192.168.1.5:8960", None), Ok(()));
+        assert_eq!(
+            ask("chess.example.org", Some("https://chess.example.org")),
+            Ok(())
+        );
+        assert_eq!(ask("localhost:8960", None), Err(403), "not loopback");
+        assert_eq!(ask("127.0.0.1:8960", None), Err(403));
+        assert_eq!(
+            ask("192.168.1.5:8960", Some("http://evil.example")),
+            Err(403)
+        );
+        let local = Site::new([127, 0, 0, 1].into(), 80, &[]);
+        let r: Request = TestRequest::new()
+            .with_header(Header::from_bytes("Host", "localhost:80").unwrap())
+            .into();
+        assert!(local.check(&r).is_ok());
+    }
 }
