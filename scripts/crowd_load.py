@@ -118,6 +118,9 @@ def expert(port, k, tasks, seed, acked, lock, stop, clients):
     except RuntimeError as e:
         with lock:
             acked["errors"].append(f"expert {k}: {e}")
+    finally:
+        # Done: close the connection, as a browser closes an idle one.
+        c.conn.close()
 
 
 def check_database(db, submissions):
@@ -180,7 +183,8 @@ def main():
         submissions = list(acked["submissions"])
         print(f"{args.experts} experts x up to {args.tasks} tasks, {args.threads} server threads")
         print(f"requests {len(latencies)} in {elapsed:.2f} s: {len(latencies) / elapsed:.0f} req/s, "
-              f"p50 {percentile(latencies, 50) * 1000:.1f} ms, p99 {percentile(latencies, 99) * 1000:.1f} ms")
+              f"p50 {percentile(latencies, 50) * 1000:.1f} ms, p99 {percentile(latencies, 99) * 1000:.1f} ms, "
+              f"max {max(latencies) * 1000:.0f} ms")
         print(f"acknowledged submissions {len(submissions)}")
         if acked["errors"] and not killed:
             failures.append(f"client errors: {acked['errors'][:5]}")

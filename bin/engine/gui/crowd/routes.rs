@@ -163,8 +163,8 @@ fn leaderboard(crowd: &Crowd, _: &mut Call) -> Result<Reply, Reply> {
             })
         })
         .collect();
-    let tasks = crowd.store.tasks().map_err(store_error)?;
-    let count = |status| tasks.iter().filter(|t| t.status == status).count();
+    let counts = crowd.store.task_counts().map_err(store_error)?;
+    let count = |status| counts.iter().find(|c| c.0 == status).map_or(0, |c| c.1);
     Ok(Reply::json(json!({
         "agree": crowd.k,
         "experts": rows,

@@ -355,6 +355,19 @@ impl Store {
         Ok(tasks)
     }
 
+    /// How many tasks stand at each status.
+    pub fn task_counts(&self) -> Result<Vec<(Status, usize)>, StoreError> {
+        let conn = self.lease();
+        let rows: Vec<(String, i64)> = conn
+            .prepare("SELECT status, COUNT(*) FROM tasks GROUP BY status")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(s, n)| Some((Status::from_name(&s)?, n as usize)))
+            .collect())
+    }
+
     /// Every expert's totals, ranked.
     pub fn standings(&self) -> Result<Vec<Standing>, StoreError> {
         let conn = self.lease();

@@ -79,7 +79,7 @@ async function crowdSubmit() {
     const r = await crowdApi("/api/crowd/submit", { body: { task: crowd.task.id, moves: state.claims } });
     const s = r.score;
     $("crowd-result").textContent = `Position ${r.task}: ${s.found} found, ${s.missed} missed, ${s.wrong} wrong `
-      + `(${s.points} points). The position is now ${r.status}.`;
+      + `(${s.points} ${Math.abs(s.points) === 1 ? "point" : "points"}). The position is now ${r.status}.`;
     $("crowd-submit").disabled = true;
     $("crowd-task").textContent = "Submitted. Press Next position.";
     crowd.task = null;
@@ -194,9 +194,15 @@ async function crowdStart() {
   });
   $("org-tasks-button").addEventListener("click", orgTasks);
   $("org-export").addEventListener("click", orgExport);
-  const r = await crowdApi("/api/crowd/me");
-  crowd.me = r.expert;
-  crowd.k = r.agree;
+  try {
+    const r = await crowdApi("/api/crowd/me");
+    crowd.me = r.expert;
+    crowd.k = r.agree;
+  } catch (e) {
+    // A cookie from another database (or a forged one): join again.
+    crowd.me = null;
+    showError(e.message);
+  }
   showMe();
 }
 
