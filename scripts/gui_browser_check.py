@@ -184,7 +184,9 @@ def explore_pins(page, fen, shots):
 def load_typed(page, fen):
     page.el("#fen").clear()
     page.el("#fen").send_keys(fen + "\n")
-    page.wait.until(lambda d: page.fen_shown() == fen)
+    # The box holds the typed text at once; wait for the server's position
+    # to be drawn, or a drag could hold squares about to be replaced.
+    page.wait.until(lambda d: d.execute_script("return state.pos && state.pos.fen") == fen)
 
 
 def chess960_and_en_passant(page, ep_fen, ep_legal):
