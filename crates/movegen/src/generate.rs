@@ -177,7 +177,7 @@ impl Position {
 
     /// The generator for one side; with `CAPTURES` only captures and promotions.
     #[inline(always)]
-    fn generate_for<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+    pub(crate) fn generate_for<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
         &self,
         sink: &mut S,
     ) -> bool {
@@ -509,6 +509,15 @@ impl Position {
     pub(crate) fn count_moves_with<L: Sliders>(&self) -> usize {
         let mut counter = Counter(0);
         self.generate_with::<L, _>(&mut counter);
+        counter.0
+    }
+
+    /// [`Position::count_moves`] with the slider lookups `L`, for a
+    /// position whose side to move is White if `WHITE`.
+    #[inline(always)]
+    pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
+        let mut counter = Counter(0);
+        self.generate_for::<L, WHITE, false, _>(&mut counter);
         counter.0
     }
 

@@ -242,7 +242,17 @@ impl Position {
     /// Recomputes checkers and pinned pieces for the side to move.
     #[inline(always)]
     pub(crate) fn update_check_info<L: Sliders>(&mut self) {
-        let us = self.side;
+        match self.side {
+            Color::White => self.update_check_info_for::<L, true>(),
+            Color::Black => self.update_check_info_for::<L, false>(),
+        }
+    }
+
+    /// [`Position::update_check_info`] with White to move if `WHITE`.
+    #[inline(always)]
+    pub(crate) fn update_check_info_for<L: Sliders, const WHITE: bool>(&mut self) {
+        let us = if WHITE { Color::White } else { Color::Black };
+        debug_assert_eq!(self.side, us);
         let them = self.colors[!us];
         let king = self.king(us);
         let occ = self.occupied();
