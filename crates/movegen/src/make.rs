@@ -55,7 +55,7 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Pawn, to);
                 self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
                 self.halfmove = 0;
-                self.end_move::<KEYS, L, WHITE>(piece, from, to, None);
+                self.end_move::<KEYS, L, WHITE>(piece, Piece::Pawn, from, to, None);
             }
             MoveKind::Castle => {
                 self.begin_move::<KEYS, WHITE>();
@@ -70,7 +70,7 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Rook, to);
                 self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
                 self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
-                self.end_move::<KEYS, L, WHITE>(piece, from, to, None);
+                self.end_move::<KEYS, L, WHITE>(piece, Piece::King, from, to, None);
             }
         }
     }
@@ -101,7 +101,7 @@ impl Position {
                 double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
             }
         }
-        self.end_move::<KEYS, L, WHITE>(piece, from, to, double_push);
+        self.end_move::<KEYS, L, WHITE>(piece, piece, from, to, double_push);
     }
 
     /// Applies the promotion of the pawn on `from` to `piece` on `to`.
@@ -120,7 +120,7 @@ impl Position {
         self.toggle::<KEYS>(us, Piece::Pawn, from);
         self.toggle::<KEYS>(us, piece, to);
         self.halfmove = 0;
-        self.end_move::<KEYS, L, WHITE>(Piece::Pawn, from, to, None);
+        self.end_move::<KEYS, L, WHITE>(Piece::Pawn, piece, from, to, None);
     }
 
     /// The part of every move before the pieces move: the en-passant square
@@ -143,11 +143,14 @@ impl Position {
 
     /// The part of every move after the pieces moved: castling rights, the
     /// side to move, checkers and pins, and the en-passant square a double
-    /// push onto `double_push` may leave.
+    /// push onto `double_push` may leave. `piece` moved from `from`;
+    /// `landed` is what stands on `to` now (another piece after a
+    /// promotion, the king after castling).
     #[inline(always)]
     fn end_move<const KEYS: bool, L: Sliders, const WHITE: bool>(
         &mut self,
         piece: Piece,
+        landed: Piece,
         from: Square,
         to: Square,
         double_push: Option<Square>,
@@ -158,10 +161,11 @@ impl Position {
             self.update_rights::<KEYS>(us, piece, from, to);
         }
         self.side = them;
+        let (knights, pawns) = (landed == Piece::Knight, landed == Piece::Pawn);
         if WHITE {
-            self.update_check_info_for::<L, false>();
+            self.update_check_info_for::<L, false>(knights, pawns);
         } else {
-            self.update_check_info_for::<L, true>();
+            self.update_check_info_for::<L, true>(knights, pawns);
         }
         if let Some(ep) = double_push {
             if KEYS {
