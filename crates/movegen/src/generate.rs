@@ -113,6 +113,14 @@ impl<const WHITE: bool> Pawns<WHITE> {
     const THIRD_RANK: u64 = if WHITE { 0xFF << 16 } else { 0xFF << 40 };
     /// The rank pawns promote on.
     const LAST_RANK: u64 = if WHITE { 0xFF << 56 } else { 0xFF };
+    /// The rank pawns promote from.
+    const SEVENTH_RANK: u64 = if WHITE { 0xFF << 48 } else { 0xFF << 8 };
+    /// The ranks a pawn can stand on and not promote with its next move.
+    const NO_PROMOTION: u64 = if WHITE {
+        0x0000_FFFF_FFFF_FF00
+    } else {
+        0x00FF_FFFF_FFFF_0000
+    };
 
     #[inline(always)]
     fn shift(bb: u64, delta: i8) -> u64 {
@@ -177,7 +185,7 @@ impl Position {
 
     /// The generator for one side; with `CAPTURES` only captures and promotions.
     #[inline(always)]
-    fn generate_for<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+    pub(crate) fn generate_for<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
         &self,
         sink: &mut S,
     ) -> bool {
@@ -425,34 +433,33 @@ impl Position {
         let empty = !self.occupied().0;
         let enemies = self.colors[!us].0;
         let pawns = (self.pieces[Piece::Pawn] & own).0;
-        let target = target.0;
         let free = pawns & !self.pinned.0;
         let pushes = if CAPTURES {
             Pawns::<WHITE>::LAST_RANK
         } else {
             !0
         };
-        let single = Pawns::<WHITE>::up(free) & empty;
-        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty & pushes;
-        let single = single & pushes;
-        let sets = [
-            (
-                Pawns::<WHITE>::up_west(free) & enemies,
-                Pawns::<WHITE>::UP_WEST,
-            ),
-            (
-                Pawns::<WHITE>::up_east(free) & enemies,
-                Pawns::<WHITE>::UP_EAST,
-            ),
-            (single, Pawns::<WHITE>::UP),
-            (double, 2 * Pawns::<WHITE>::UP),
-        ];
-        for (to, delta) in sets {
-            let to = Bitboard(to & target);
-            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.pawns(PawnMoves { to, delta }) {
-                return true;
-            }
+        // Most positions have no pawn about to promote. Their sets are then
+        // built from pawns masked to the ranks that cannot promote, so the
+        // compiler knows no target lies on the last rank and a counting
+        // sink's promotion term (a second population count per set) folds
+        // away. The order of the moves is the same either way.
+        let stopped = if free & Pawns::<WHITE>::SEVENTH_RANK == 0 {
+            self.free_pawn_sets::<WHITE, S>(
+                free & Pawns::<WHITE>::NO_PROMOTION,
+                empty,
+                enemies,
+                pushes,
+                target.0,
+                sink,
+            )
+        } else {
+            self.free_pawn_sets::<WHITE, S>(free, empty, enemies, pushes, target.0, sink)
+        };
+        if stopped {
+            return true;
         }
+        let target = target.0;
         for from in Bitboard(pawns & self.pinned.0) {
             let bb = Bitboard::from_square(from).0;
             let single = Pawns::<WHITE>::up(bb) & empty;
@@ -484,6 +491,42 @@ impl Position {
         false
     }
 
+    /// The four sets of the unpinned pawns `free`: captures towards the a-
+    /// and the h-file, single and double pushes.
+    #[inline(always)]
+    fn free_pawn_sets<const WHITE: bool, S: MoveSink>(
+        &self,
+        free: u64,
+        empty: u64,
+        enemies: u64,
+        pushes: u64,
+        target: u64,
+        sink: &mut S,
+    ) -> bool {
+        let single = Pawns::<WHITE>::up(free) & empty;
+        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty & pushes;
+        let single = single & pushes;
+        let sets = [
+            (
+                Pawns::<WHITE>::up_west(free) & enemies,
+                Pawns::<WHITE>::UP_WEST,
+            ),
+            (
+                Pawns::<WHITE>::up_east(free) & enemies,
+                Pawns::<WHITE>::UP_EAST,
+            ),
+            (single, Pawns::<WHITE>::UP),
+            (double, 2 * Pawns::<WHITE>::UP),
+        ];
+        for (to, delta) in sets {
+            let to = Bitboard(to & target);
+            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.pawns(PawnMoves { to, delta }) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -509,6 +552,15 @@ impl Position {
     pub(crate) fn count_moves_with<L: Sliders>(&self) -> usize {
         let mut counter = Counter(0);
         self.generate_with::<L, _>(&mut counter);
+        counter.0
+    }
+
+    /// [`Position::count_moves`] with the slider lookups `L`, for a
+    /// position whose side to move is White if `WHITE`.
+    #[inline(always)]
+    pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
+        let mut counter = Counter(0);
+        self.generate_for::<L, WHITE, false, _>(&mut counter);
         counter.0
     }
 

@@ -29,22 +29,36 @@ impl Position {
     /// whose positions are never shown, compared or hashed.
     #[inline(always)]
     pub(crate) fn play_in_place<const KEYS: bool, L: Sliders>(&mut self, piece: Piece, mv: Move) {
+        match self.side {
+            Color::White => self.play_as::<KEYS, L, true>(piece, mv),
+            Color::Black => self.play_as::<KEYS, L, false>(piece, mv),
+        }
+    }
+
+    /// [`Position::play_in_place`] for a position whose side to move is
+    /// White if `WHITE`: perft knows the side at compile time, so every
+    /// board set the move touches is at a fixed place.
+    #[inline(always)]
+    pub(crate) fn play_as<const KEYS: bool, L: Sliders, const WHITE: bool>(
+        &mut self,
+        piece: Piece,
+        mv: Move,
+    ) {
         let (from, to) = (mv.from(), mv.to());
+        let (us, them) = sides::<WHITE>();
         match mv.kind() {
-            MoveKind::Normal => self.play_normal::<KEYS, L>(piece, from, to),
-            MoveKind::Promotion(p) => self.play_promotion::<KEYS, L>(from, to, p),
+            MoveKind::Normal => self.play_normal::<KEYS, L, WHITE>(piece, from, to),
+            MoveKind::Promotion(p) => self.play_promotion::<KEYS, L, WHITE>(from, to, p),
             MoveKind::EnPassant => {
-                self.begin_move::<KEYS>();
-                let (us, them) = (self.side, !self.side);
+                self.begin_move::<KEYS, WHITE>();
                 self.toggle::<KEYS>(us, Piece::Pawn, from);
                 self.toggle::<KEYS>(us, Piece::Pawn, to);
                 self.toggle::<KEYS>(them, Piece::Pawn, square_behind(to, us).lsb());
                 self.halfmove = 0;
-                self.end_move::<KEYS, L>(piece, from, to, None);
+                self.end_move::<KEYS, L, WHITE>(piece, Piece::Pawn, from, to, None);
             }
             MoveKind::Castle => {
-                self.begin_move::<KEYS>();
-                let us = self.side;
+                self.begin_move::<KEYS, WHITE>();
                 let side = if to > from {
                     CastleSide::Short
                 } else {
@@ -56,7 +70,7 @@ impl Position {
                 self.toggle::<KEYS>(us, Piece::Rook, to);
                 self.toggle::<KEYS>(us, Piece::King, Square::new(kf, rank));
                 self.toggle::<KEYS>(us, Piece::Rook, Square::new(rf, rank));
-                self.end_move::<KEYS, L>(piece, from, to, None);
+                self.end_move::<KEYS, L, WHITE>(piece, Piece::King, from, to, None);
             }
         }
     }
@@ -66,14 +80,14 @@ impl Position {
     /// Perft calls it straight from the generator's sets, where `piece` is
     /// known at compile time, so no move is encoded and decoded on the way.
     #[inline(always)]
-    pub(crate) fn play_normal<const KEYS: bool, L: Sliders>(
+    pub(crate) fn play_normal<const KEYS: bool, L: Sliders, const WHITE: bool>(
         &mut self,
         piece: Piece,
         from: Square,
         to: Square,
     ) {
-        self.begin_move::<KEYS>();
-        let (us, them) = (self.side, !self.side);
+        self.begin_move::<KEYS, WHITE>();
+        let (us, them) = sides::<WHITE>();
         if self.colors[them].has(to) {
             self.capture::<KEYS>(them, to);
             self.halfmove = 0;
@@ -87,32 +101,33 @@ impl Position {
                 double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
             }
         }
-        self.end_move::<KEYS, L>(piece, from, to, double_push);
+        self.end_move::<KEYS, L, WHITE>(piece, piece, from, to, double_push);
     }
 
     /// Applies the promotion of the pawn on `from` to `piece` on `to`.
     #[inline(always)]
-    pub(crate) fn play_promotion<const KEYS: bool, L: Sliders>(
+    pub(crate) fn play_promotion<const KEYS: bool, L: Sliders, const WHITE: bool>(
         &mut self,
         from: Square,
         to: Square,
         piece: Piece,
     ) {
-        self.begin_move::<KEYS>();
-        let (us, them) = (self.side, !self.side);
+        self.begin_move::<KEYS, WHITE>();
+        let (us, them) = sides::<WHITE>();
         if self.colors[them].has(to) {
             self.capture::<KEYS>(them, to);
         }
         self.toggle::<KEYS>(us, Piece::Pawn, from);
         self.toggle::<KEYS>(us, piece, to);
         self.halfmove = 0;
-        self.end_move::<KEYS, L>(Piece::Pawn, from, to, None);
+        self.end_move::<KEYS, L, WHITE>(Piece::Pawn, piece, from, to, None);
     }
 
     /// The part of every move before the pieces move: the en-passant square
     /// goes, the clocks tick.
     #[inline(always)]
-    fn begin_move<const KEYS: bool>(&mut self) {
+    fn begin_move<const KEYS: bool, const WHITE: bool>(&mut self) {
+        debug_assert_eq!(self.side, sides::<WHITE>().0);
         let ep = self.ep.take();
         if KEYS {
             self.key ^= zobrist::side_key();
@@ -120,7 +135,7 @@ impl Position {
                 self.key ^= zobrist::ep_key(ep);
             }
             self.halfmove += 1;
-            if self.side == Color::Black {
+            if !WHITE {
                 self.fullmove += 1;
             }
         }
@@ -128,22 +143,30 @@ impl Position {
 
     /// The part of every move after the pieces moved: castling rights, the
     /// side to move, checkers and pins, and the en-passant square a double
-    /// push onto `double_push` may leave.
+    /// push onto `double_push` may leave. `piece` moved from `from`;
+    /// `landed` is what stands on `to` now (another piece after a
+    /// promotion, the king after castling).
     #[inline(always)]
-    fn end_move<const KEYS: bool, L: Sliders>(
+    fn end_move<const KEYS: bool, L: Sliders, const WHITE: bool>(
         &mut self,
         piece: Piece,
+        landed: Piece,
         from: Square,
         to: Square,
         double_push: Option<Square>,
     ) {
-        let (us, them) = (self.side, !self.side);
+        let (us, them) = sides::<WHITE>();
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (touched & self.castling_squares).nonempty() {
             self.update_rights::<KEYS>(us, piece, from, to);
         }
         self.side = them;
-        self.update_check_info::<L>();
+        let (knights, pawns) = (landed == Piece::Knight, landed == Piece::Pawn);
+        if WHITE {
+            self.update_check_info_for::<L, false>(knights, pawns);
+        } else {
+            self.update_check_info_for::<L, true>(knights, pawns);
+        }
         if let Some(ep) = double_push {
             if KEYS {
                 if self.any_legal_ep::<L>(ep) {
@@ -244,5 +267,15 @@ impl Position {
         next.side = !self.side;
         next.update_check_info::<Magics>();
         next
+    }
+}
+
+/// The side to move and the other side, White first if `WHITE`.
+#[inline(always)]
+pub(crate) const fn sides<const WHITE: bool>() -> (Color, Color) {
+    if WHITE {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
     }
 }

@@ -242,16 +242,39 @@ impl Position {
     /// Recomputes checkers and pinned pieces for the side to move.
     #[inline(always)]
     pub(crate) fn update_check_info<L: Sliders>(&mut self) {
-        let us = self.side;
+        match self.side {
+            Color::White => self.update_check_info_for::<L, true>(true, true),
+            Color::Black => self.update_check_info_for::<L, false>(true, true),
+        }
+    }
+
+    /// [`Position::update_check_info`] with White to move if `WHITE`.
+    /// Checks by knights and by pawns are looked for only if `knights` and
+    /// `pawns`: after a move, only the piece that moved (or a promoted one)
+    /// can give such a check, since no blocker stops a leaper and the side
+    /// that moved was not giving check before. Perft knows the moving piece
+    /// at compile time, so the tests that cannot hit drop out.
+    #[inline(always)]
+    pub(crate) fn update_check_info_for<L: Sliders, const WHITE: bool>(
+        &mut self,
+        knights: bool,
+        pawns: bool,
+    ) {
+        let us = if WHITE { Color::White } else { Color::Black };
+        debug_assert_eq!(self.side, us);
         let them = self.colors[!us];
         let king = self.king(us);
         let occ = self.occupied();
         let rooks = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & them;
         let bishops = (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & them;
-        self.checkers = ((knight_attacks(king) & self.pieces[Piece::Knight])
-            | (pawn_attacks(us, king) & self.pieces[Piece::Pawn]))
-            & them;
-        self.pinned = Bitboard::EMPTY;
+        let mut checkers = Bitboard::EMPTY;
+        if knights {
+            checkers |= knight_attacks(king) & self.pieces[Piece::Knight] & them;
+        }
+        if pawns {
+            checkers |= pawn_attacks(us, king) & self.pieces[Piece::Pawn] & them;
+        }
+        let mut pinned = Bitboard::EMPTY;
         // Sliders that would see the king if our own pieces were transparent.
         let mut snipers = Bitboard::EMPTY;
         if (rook_rays(king) & rooks).nonempty() {
@@ -263,11 +286,20 @@ impl Position {
         for sniper in snipers {
             let blockers = between(king, sniper) & occ;
             if blockers.is_empty() {
-                self.checkers |= Bitboard::from_square(sniper);
+                checkers |= Bitboard::from_square(sniper);
             } else if !blockers.has_many() {
-                self.pinned |= blockers & self.colors[us];
+                pinned |= blockers & self.colors[us];
             }
         }
+        self.checkers = checkers;
+        self.pinned = pinned;
+        debug_assert!(
+            (knights && pawns) || {
+                let mut full = *self;
+                full.update_check_info_for::<L, WHITE>(true, true);
+                (full.checkers, full.pinned) == (checkers, pinned)
+            }
+        );
     }
 
     /// Whether the side to move may capture en passant from `from` onto `ep`

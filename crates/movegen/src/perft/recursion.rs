@@ -13,7 +13,7 @@ macro_rules! perft_module {
             use crate::move_sets::{PawnMoves, PieceMoves};
             use crate::moves::{Move, MoveKind};
             use crate::perft::hash::PerftHash;
-            use crate::piece::Piece;
+            use crate::piece::{Color, Piece};
             use crate::position::Position;
             use crate::square::Square;
 
@@ -29,19 +29,69 @@ macro_rules! perft_module {
             pub(crate) unsafe fn perft(pos: &Position, depth: u32) -> u64 {
                 match depth {
                     0 => 1,
-                    1 => pos.count_moves_with::<L>() as u64,
-                    _ => {
-                        let mut sink = Expand::<false> {
-                            pos,
-                            depth: depth - 1,
-                            hash: None,
-                            nodes: 0,
-                            pending: None,
-                        };
-                        pos.generate_with::<L, _>(&mut sink);
-                        sink.nodes
+                    // SAFETY: same features as this function.
+                    1 => unsafe { count(pos) },
+                    // SAFETY: same features as this function.
+                    _ => unsafe {
+                        match pos.side_to_move() {
+                            Color::White => expand::<false, true>(pos, depth, None),
+                            Color::Black => expand::<false, false>(pos, depth, None),
+                        }
+                    },
+                }
+            }
+
+            /// Generates the moves of `pos` (White to move if `WHITE`) and
+            /// counts the subtree `depth - 1` plies below each.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            unsafe fn expand<const HASHED: bool, const WHITE: bool>(
+                pos: &Position,
+                depth: u32,
+                hash: Option<&PerftHash>,
+            ) -> u64 {
+                let mut sink = Expand::<HASHED, WHITE> {
+                    pos,
+                    depth: depth - 1,
+                    hash,
+                    nodes: 0,
+                    pending: None,
+                };
+                pos.generate_for::<L, WHITE, false, _>(&mut sink);
+                sink.flush();
+                sink.nodes
+            }
+
+            /// The number of legal moves of `pos` (perft 1).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            unsafe fn count(pos: &Position) -> u64 {
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    match pos.side_to_move() {
+                        Color::White => count_for::<true>(pos),
+                        Color::Black => count_for::<false>(pos),
                     }
                 }
+            }
+
+            /// The number of legal moves of `pos`, with White to move if
+            /// `WHITE`: the last ply, a function of its own so that a node two
+            /// plies above the leaves calls it straight, without the entry of
+            /// the whole recursion (its register saves and the test of the
+            /// depth).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn count_for<const WHITE: bool>(pos: &Position) -> u64 {
+                debug_assert_eq!(pos.side_to_move() == Color::White, WHITE);
+                pos.count_moves_for::<L, WHITE>() as u64
             }
 
             /// # Safety
@@ -55,22 +105,21 @@ macro_rules! perft_module {
                 if let Some(n) = hash.get(pos.key(), depth) {
                     return n;
                 }
-                let mut sink = Expand::<true> {
-                    pos,
-                    depth: depth - 1,
-                    hash: Some(hash),
-                    nodes: 0,
-                    pending: None,
+                // SAFETY: same features as this function.
+                let nodes = unsafe {
+                    match pos.side_to_move() {
+                        Color::White => expand::<true, true>(pos, depth, Some(hash)),
+                        Color::Black => expand::<true, false>(pos, depth, Some(hash)),
+                    }
                 };
-                pos.generate_with::<L, _>(&mut sink);
-                sink.flush();
-                hash.put(pos.key(), depth, sink.nodes);
-                sink.nodes
+                hash.put(pos.key(), depth, nodes);
+                nodes
             }
 
             /// Plays each generated move and counts the subtree below it;
             /// `HASHED` keeps keys up to date and looks subtrees up in `hash`.
-            struct Expand<'a, const HASHED: bool> {
+            /// White is to move in `pos` if `WHITE`.
+            struct Expand<'a, const HASHED: bool, const WHITE: bool> {
                 pos: &'a Position,
                 depth: u32,
                 hash: Option<&'a PerftHash>,
@@ -80,7 +129,7 @@ macro_rules! perft_module {
                 pending: Option<Position>,
             }
 
-            impl<const HASHED: bool> Expand<'_, HASHED> {
+            impl<const HASHED: bool, const WHITE: bool> Expand<'_, HASHED, WHITE> {
                 /// Counts the subtree below `next`, or, hashed, starts
                 /// fetching its bucket and counts the child before it.
                 #[inline(always)]
@@ -110,6 +159,9 @@ macro_rules! perft_module {
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
                         match hash {
+                            // The child's side is the other one.
+                            _ if self.depth == 1 && WHITE => count_for::<false>(next),
+                            _ if self.depth == 1 => count_for::<true>(next),
                             Some(hash) if HASHED => perft_hashed(next, self.depth, hash),
                             _ => perft(next, self.depth),
                         }
@@ -122,26 +174,26 @@ macro_rules! perft_module {
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
                     let mut next = *self.pos;
-                    next.play_in_place::<HASHED, L>(piece, mv);
+                    next.play_as::<HASHED, L, WHITE>(piece, mv);
                     self.count(&next);
                 }
 
                 #[inline(always)]
                 fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
                     let mut next = *self.pos;
-                    next.play_normal::<HASHED, L>(piece, from, to);
+                    next.play_normal::<HASHED, L, WHITE>(piece, from, to);
                     self.count(&next);
                 }
 
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
                     let mut next = *self.pos;
-                    next.play_promotion::<HASHED, L>(from, to, promo);
+                    next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
                     self.count(&next);
                 }
             }
 
-            impl<const HASHED: bool> MoveSink for Expand<'_, HASHED> {
+            impl<const HASHED: bool, const WHITE: bool> MoveSink for Expand<'_, HASHED, WHITE> {
                 // The piece and the kind of move are known here (constants
                 // once the generator is inlined), so plain moves go straight
                 // to `play_normal` without being encoded as `Move`s.
