@@ -148,21 +148,23 @@ fn ponder_waits_for_ponderhit() {
 }
 
 #[test]
-fn quit_during_search_exits_quickly() {
+fn quit_during_search_answers_and_exits_quickly() {
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
     assert!(e.wait_exit(Duration::from_millis(1000)));
+    assert_legal_bestmove(&e.bestmove(), &Position::startpos());
 }
 
 #[test]
-fn end_of_input_during_search_exits() {
+fn end_of_input_during_search_answers_and_exits() {
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.stdin = None;
     assert!(e.wait_exit(Duration::from_millis(1000)));
+    assert_legal_bestmove(&e.bestmove(), &Position::startpos());
 }
 
 #[test]

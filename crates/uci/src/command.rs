@@ -33,8 +33,11 @@ pub enum Command {
     Stop,
     /// `ponderhit`.
     PonderHit,
-    /// `quit`, or the end of the input.
+    /// `quit`: stop every job (each still answers) and leave.
     Quit,
+    /// The end of the input: finish the jobs that end by themselves, stop
+    /// the ones that would wait for a `stop` (each still answers), then leave.
+    EndOfInput,
     /// `d`: draw the board and its derived state.
     Display,
     /// `bench [depth]`.

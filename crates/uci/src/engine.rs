@@ -54,7 +54,9 @@ impl Engine {
         }
     }
 
-    /// Handles one command; never waits for a job.
+    /// Handles one command; never waits for a job. After `quit` (every job
+    /// stopped) and the end of the input (endless searches stopped) it
+    /// says [`Flow::Quit`]: call [`Engine::finish`] then.
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Uci => self.uci(),
@@ -74,6 +76,10 @@ impl Engine {
             Command::PonderHit => self.worker.ponderhit(),
             Command::Quit => {
                 self.worker.stop_all();
+                return Flow::Quit;
+            }
+            Command::EndOfInput => {
+                self.worker.stop_endless();
                 return Flow::Quit;
             }
             Command::Display => {
@@ -177,8 +183,10 @@ impl Engine {
         self.worker.submit(JobKind::Bench(depth), false);
     }
 
-    /// Stops every job, for shutdown; does not wait for them.
-    pub fn shutdown(&mut self) {
-        self.worker.stop_all();
+    /// Waits until every job sent has answered and the worker has ended;
+    /// call it after `handle` said [`Flow::Quit`], which stopped the jobs
+    /// that must not run on.
+    pub fn finish(self) {
+        self.worker.finish();
     }
 }

@@ -76,6 +76,9 @@ struct Sent {
     id: u64,
     control: SearchControl,
     wake: Sender<()>,
+    /// A search that waits for `stop` (infinite, or with no limit); a
+    /// pondering one is told by `control.pondering`.
+    endless: bool,
 }
 
 impl Sent {
@@ -91,6 +94,7 @@ pub struct Worker {
     ended: Receiver<u64>,
     sent: Vec<Sent>,
     next_id: u64,
+    thread: thread::JoinHandle<()>,
 }
 
 impl Worker {
@@ -98,7 +102,7 @@ impl Worker {
     pub fn start(out: Output, hash_mb: usize) -> Worker {
         let (tasks, rx) = crossbeam_channel::unbounded();
         let (ended_tx, ended) = crossbeam_channel::unbounded();
-        thread::Builder::new()
+        let thread = thread::Builder::new()
             .name("worker".into())
             .spawn(move || worker_loop(rx, ended_tx, out, hash_mb))
             .expect("the OS can start one more thread");
@@ -107,12 +111,17 @@ impl Worker {
             ended,
             sent: Vec::new(),
             next_id: 0,
+            thread,
         }
     }
 
     /// Queues a job behind those already sent; `ponder` starts it pondering.
     pub fn submit(&mut self, kind: JobKind, ponder: bool) {
         self.forget_ended();
+        let endless = match &kind {
+            JobKind::Search(s) => !s.limits.ends_by_itself(s.root.side_to_move()),
+            JobKind::Perft(_) | JobKind::Bench(_) => false,
+        };
         let control = SearchControl::default();
         control.pondering.store(ponder, Ordering::SeqCst);
         let (wake, wake_rx) = crossbeam_channel::unbounded();
@@ -122,6 +131,7 @@ impl Worker {
             id,
             control: control.clone(),
             wake,
+            endless,
         });
         self.send(Task::Job(Box::new(Job {
             id,
@@ -147,6 +157,36 @@ impl Worker {
         for job in &self.sent {
             job.stop();
         }
+    }
+
+    /// Stops the jobs that would wait for a `stop` that can no longer come
+    /// (infinite and unlimited searches, pondering ones), at the end of the
+    /// input; the others run on to their own end.
+    pub fn stop_endless(&mut self) {
+        self.forget_ended();
+        for job in &self.sent {
+            if job.endless || job.control.pondering.load(Ordering::SeqCst) {
+                job.stop();
+            }
+        }
+    }
+
+    /// Closes the queue and waits until the worker has run every job sent
+    /// (each printing all its output) and ended. Used only when leaving:
+    /// stop what must not run on first.
+    pub fn finish(self) {
+        let Worker {
+            tasks,
+            thread,
+            sent,
+            ..
+        } = self;
+        // Closing the wake-up channels too means no job can wait for a GUI
+        // that is gone.
+        drop(sent);
+        drop(tasks);
+        // A panic outside a job was already printed by the panic hook.
+        let _ = thread.join();
     }
 
     /// Ends pondering: the pondering job goes on under its time limits.
