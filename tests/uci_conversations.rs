@@ -331,3 +331,31 @@ fn chess960_castling_in_king_takes_rook_notation() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].starts_with("info string error: "));
 }
+
+#[test]
+fn eval_prints_the_breakdown_and_changes_nothing() {
+    let mut e = Engine::start();
+    // White is a queen up; Black to move.
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Final evaluation: "));
+    for row in ["Material", "Mobility", "Passed pawns", "King attack"] {
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with(row)),
+            "{lines:?}"
+        );
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("Phase: 4 of 24")),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("Final evaluation: +"), "{last}");
+    assert!(last.ends_with("for Black to move)"), "{last}");
+    e.send("eval now");
+    let lines = e.ready();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: eval"), "{lines:?}");
+    // The position is unchanged: the black king has e7, f7 and f8.
+    assert_eq!(e.perft(1).1, 3);
+}

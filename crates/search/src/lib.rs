@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod breakdown;
 mod deepen;
 mod eval;
 mod limits;
@@ -21,6 +22,7 @@ mod time;
 mod tt;
 
 pub use bench::{bench, bench_until, BENCH_DEPTH};
+pub use breakdown::{Breakdown, MgEg, Term};
 pub use eval::evaluate;
 pub use limits::{Limits, Score, SearchControl, SearchInfo, SearchResult, MAX_PLY};
 

@@ -2,7 +2,8 @@
 //!
 //! Lines are routed by their first word. `position`, `go` and `setoption` are
 //! parsed by our own code; the other standard commands go through
-//! `vampirc_uci::parse_one`; `d`, `bench` and `go perft` are our extensions.
+//! `vampirc_uci::parse_one`; `d`, `eval`, `bench` and `go perft` are our
+//! extensions.
 
 use std::fmt;
 use vampirc_uci::UciMessage;
@@ -40,6 +41,8 @@ pub enum Command {
     EndOfInput,
     /// `d`: draw the board and its derived state.
     Display,
+    /// `eval`: the static evaluation, term by term.
+    Eval,
     /// `bench [depth]`.
     Bench(Option<String>),
     /// `register ...`: nothing to register.
@@ -101,6 +104,7 @@ pub fn parse_line(line: &str) -> Command {
         "go" => Command::Go(owned()),
         "setoption" => parse_setoption(rest),
         "d" => no_arguments(first, rest, Command::Display),
+        "eval" => no_arguments(first, rest, Command::Eval),
         "bench" if rest.len() <= 1 => Command::Bench(rest.first().map(|s| s.to_string())),
         "bench" => Command::Invalid(CommandError::BenchArguments),
         "register" => Command::Register,

@@ -3,6 +3,7 @@
 
 use crate::command::Command;
 use crate::display::describe;
+use crate::eval_table::eval_lines;
 use crate::go::parse_go;
 use crate::options::{option_lines, OptionChange, Options};
 use crate::output::Output;
@@ -84,6 +85,11 @@ impl Engine {
             }
             Command::Display => {
                 for line in describe(&self.position, self.options.chess960) {
+                    self.out.line(&line);
+                }
+            }
+            Command::Eval => {
+                for line in eval_lines(&self.position) {
                     self.out.line(&line);
                 }
             }

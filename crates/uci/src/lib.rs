@@ -15,6 +15,7 @@
 mod command;
 mod display;
 mod engine;
+mod eval_table;
 mod go;
 mod input;
 mod options;
@@ -27,6 +28,7 @@ mod worker;
 pub use command::{parse_line, Command, CommandError};
 pub use display::describe;
 pub use engine::{bench_line, Engine, Flow};
+pub use eval_table::eval_lines;
 pub use go::{parse_go, GoError, GoRequest, GoWarning, MAX_DEPTH};
 pub use input::{read_line, Line};
 pub use options::{memory_cap_mb, OptionError, Options};
