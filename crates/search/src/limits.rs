@@ -1,6 +1,7 @@
 //! The public types a search is driven by and reports through, and the one
 //! depth limit every crate shares.
 
+use crate::strength::Strength;
 use movegen::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,6 +40,8 @@ pub struct Limits {
     /// Best lines to report per depth (the `MultiPV` option when the `go`
     /// was sent; 0 counts as 1).
     pub multipv: usize,
+    /// Play below full strength (`UCI_LimitStrength`); `None`: full strength.
+    pub strength: Option<Strength>,
 }
 
 /// Flags the protocol thread uses to steer a running search.

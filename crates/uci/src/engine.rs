@@ -39,6 +39,13 @@ pub struct Engine {
     /// Keys of the positions before `position`, oldest first.
     history: Vec<u64>,
     worker: Worker,
+    /// Varies the weakened search's choices from move to move and run to run.
+    games_seed: u64,
+}
+
+/// The next seed of a sequence (a Weyl step; `Strength` mixes it).
+fn next_seed(seed: u64) -> u64 {
+    seed.wrapping_add(0x9E37_79B9_7F4A_7C15)
 }
 
 impl Engine {
@@ -52,6 +59,10 @@ impl Engine {
             position: Position::startpos(),
             history: Vec::new(),
             worker,
+            // The clock, so that two games at the same Elo differ.
+            games_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -167,13 +178,19 @@ impl Engine {
         req.limits.move_overhead = Duration::from_millis(self.options.move_overhead_ms);
         req.limits.threads = self.options.threads;
         req.limits.multipv = self.options.multipv;
+        if self.options.limit_strength {
+            self.games_seed = next_seed(self.games_seed);
+            req.limits.strength = Some(search::Strength::new(self.options.elo, self.games_seed));
+        }
         let job = SearchJob {
             root: self.position,
             history: self.history.clone(),
             limits: req.limits,
             chess960,
+            show_wdl: self.options.show_wdl,
         };
-        self.worker.submit(JobKind::Search(job), req.ponder);
+        self.worker
+            .submit(JobKind::Search(Box::new(job)), req.ponder);
     }
 
     fn bench(&mut self, depth: Option<&str>) {

@@ -27,6 +27,8 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Whether castling is written king-takes-rook.
     pub chess960: bool,
+    /// Whether `info` lines carry `wdl W D L` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 /// `go perft`: a divide at `depth`.
@@ -45,8 +47,8 @@ pub struct PerftJob {
 
 /// The work of a job the GUI may stop.
 pub enum JobKind {
-    /// Search and answer `bestmove`.
-    Search(SearchJob),
+    /// Search and answer `bestmove` (boxed: the limits make it the big one).
+    Search(Box<SearchJob>),
     /// Count and print the divide.
     Perft(PerftJob),
     /// The fixed benchmark at this depth.
@@ -220,7 +222,7 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
         match task {
             Task::Job(job) => {
                 let id = job.id;
-                run_job(job, &mut searcher, hash_mb, &out);
+                run_job(*job, &mut searcher, hash_mb, &out);
                 // The protocol thread may be gone (shutting down): nothing to tell.
                 let _ = ended.send(id);
             }
@@ -234,18 +236,19 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
 }
 
 /// Runs one job; a panic inside it is reported and the engine goes on.
-fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
+fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
     let Job {
         kind,
         control,
         wake,
         ..
-    } = *job;
+    } = job;
     match kind {
         JobKind::Search(s) => {
             let chess960 = s.chess960;
+            let material = s.show_wdl.then(|| search::wdl_material(&s.root));
             let result = guarded(out, "the search", || {
-                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960));
+                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960, material));
                 searcher.search(&s.root, &s.history, &s.limits, &control, &mut report)
             });
             if result.is_none() {
@@ -351,7 +354,7 @@ mod tests {
         let captured = Captured::default();
         let mut worker = Worker::start(Output::new(captured.clone()), 1);
         let search = |infinite| {
-            JobKind::Search(SearchJob {
+            JobKind::Search(Box::new(SearchJob {
                 root: Position::startpos(),
                 history: Vec::new(),
                 limits: Limits {
@@ -359,7 +362,8 @@ mod tests {
                     ..Limits::default()
                 },
                 chess960: false,
-            })
+                show_wdl: false,
+            }))
         };
         worker.submit(search(true), false);
         worker.submit(
