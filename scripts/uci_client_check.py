@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real UCI client (python-chess) drives the engine: self-play games with a
-clock, an infinite analysis stopped from outside, a MultiPV analysis and a
-game on two threads.
+clock, an infinite analysis stopped from outside, a MultiPV analysis, a
+game on two threads, WDL reports and a game at limited strength.
 
 Usage: scripts/uci_client_check.py ENGINE_PATH [--games N]
 Exits non-zero on any protocol error, illegal move, or time loss.
@@ -69,6 +69,29 @@ def analyse_multipv(engine):
     return f"{', '.join(map(str, firsts))} with scores {scores}"
 
 
+def show_wdl(engine):
+    """python-chess reads `wdl W D L` into a Wdl object; White a rook up
+    should be winning."""
+    engine.configure({"UCI_ShowWDL": True})
+    try:
+        board = chess.Board("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w Q - 0 1")
+        info = engine.analyse(board, chess.engine.Limit(depth=5))
+    finally:
+        engine.configure({"UCI_ShowWDL": False})
+    wdl = info.get("wdl")
+    if wdl is None or wdl.relative.total() != 1000 or wdl.relative.wins <= 600:
+        raise RuntimeError(f"wdl {wdl} with score {info.get('score')}")
+    return f"score {info['score'].relative} wdl {wdl.relative}"
+
+
+def limited_strength(engine):
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350})
+    try:
+        return play_game(engine, 5.0, 0.05, 80).result(claim_draw=True)
+    finally:
+        engine.configure({"UCI_LimitStrength": False})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
@@ -89,6 +112,8 @@ def main():
             finally:
                 engine.configure({"Threads": 1})
         checks.append(("game on 2 threads", two_threads))
+        checks.append(("UCI_ShowWDL", lambda: show_wdl(engine)))
+        checks.append(("game at UCI_Elo 1350", lambda: limited_strength(engine)))
         for name, check in checks:
             try:
                 print(f"{name}: ok ({check()})")

@@ -148,21 +148,23 @@ fn ponder_waits_for_ponderhit() {
 }
 
 #[test]
-fn quit_during_search_exits_quickly() {
+fn quit_during_search_answers_and_exits_quickly() {
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
     assert!(e.wait_exit(Duration::from_millis(1000)));
+    assert_legal_bestmove(&e.bestmove(), &Position::startpos());
 }
 
 #[test]
-fn end_of_input_during_search_exits() {
+fn end_of_input_during_search_answers_and_exits() {
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.stdin = None;
     assert!(e.wait_exit(Duration::from_millis(1000)));
+    assert_legal_bestmove(&e.bestmove(), &Position::startpos());
 }
 
 #[test]
@@ -328,4 +330,110 @@ fn chess960_castling_in_king_takes_rook_notation() {
     let errors = e.ready();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].starts_with("info string error: "));
+}
+
+#[test]
+fn eval_prints_the_breakdown_and_changes_nothing() {
+    let mut e = Engine::start();
+    // White is a queen up; Black to move.
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Final evaluation: "));
+    for row in ["Material", "Mobility", "Passed pawns", "King attack"] {
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with(row)),
+            "{lines:?}"
+        );
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("Phase: 4 of 24")),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("Final evaluation: +"), "{last}");
+    assert!(last.ends_with("for Black to move)"), "{last}");
+    e.send("eval now");
+    let lines = e.ready();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: eval"), "{lines:?}");
+    // The position is unchanged: the black king has e7, f7 and f8.
+    assert_eq!(e.perft(1).1, 3);
+}
+
+#[test]
+fn show_wdl_puts_per_mille_rates_beside_the_score() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    // White a rook up: a win is likely, a loss rare.
+    e.send("position fen 4k3/pppp4/8/8/8/8/PPPP4/R3K3 w Q - 0 1");
+    e.send("go depth 4");
+    let lines = e.until(|l| l.starts_with("bestmove "));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    for info in infos {
+        let words: Vec<&str> = info.split(' ').collect();
+        let at = words.iter().position(|&w| w == "wdl").expect("a wdl field");
+        assert_eq!(words[at - 3], "score", "{info}");
+        let rates: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(rates.iter().sum::<u32>(), 1000, "{info}");
+        assert!(rates[0] > 600 && rates[2] < 50, "{info}");
+    }
+}
+
+#[test]
+fn limited_strength_searches_little_and_never_drops_a_queen() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1350");
+    // Rd1xd4 wins Black's queen; nothing else comes close.
+    let fen = "6k1/5ppp/8/8/3q4/8/5PPP/3R2K1 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    for _ in 0..20 {
+        e.send("go depth 30");
+        let lines = e.until(|l| l.starts_with("bestmove "));
+        assert!(
+            lines.last().unwrap().starts_with("bestmove d1d4"),
+            "{lines:?}"
+        );
+        // Up to four lines to choose from, and the 2000 nodes of Elo 1350
+        // (the limit is polled every 256 nodes).
+        assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+        for info in lines.iter().filter(|l| l.starts_with("info depth")) {
+            let nodes: u64 = info
+                .split(' ')
+                .skip_while(|&w| w != "nodes")
+                .nth(1)
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(nodes < 2000 + 256, "{info}");
+        }
+    }
+    // From the start, the weakened choices vary; at full strength they do not.
+    e.send("position startpos");
+    let mut weak = std::collections::BTreeSet::new();
+    for _ in 0..20 {
+        e.send("go depth 30");
+        weak.insert(e.bestmove().split(' ').next().unwrap().to_string());
+    }
+    assert!(weak.len() > 1, "{weak:?}");
+    e.send("setoption name UCI_LimitStrength value false");
+    let mut full = std::collections::BTreeSet::new();
+    for _ in 0..3 {
+        // A fresh table each time, so full strength is one fixed search.
+        e.send("ucinewgame");
+        e.send("go depth 5");
+        full.insert(e.bestmove().split(' ').next().unwrap().to_string());
+    }
+    assert_eq!(full.len(), 1, "{full:?}");
 }

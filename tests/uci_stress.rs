@@ -4,7 +4,11 @@
 //! commands. After each: every `isready` was answered, every search `go`
 //! had exactly one legal `bestmove`, every perft gave its published count
 //! or (only if a `stop` followed it) `info string perft stopped`, and the
-//! process is alive.
+//! process is alive. Some interleavings end the process at a random point:
+//! with `quit` (every job stopped, each still answers) or by closing stdin
+//! (the jobs that end by themselves finish, perfts with their full count);
+//! either way every promise above holds, the process exits, and the next
+//! interleaving starts a new one.
 
 #[path = "support/rng.rs"]
 mod rng;
@@ -13,6 +17,7 @@ mod uci_engine;
 
 use movegen::Position;
 use rng::Rng;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 use uci_engine::Engine;
 
@@ -39,12 +44,25 @@ enum Owed {
     Perft { nodes: u64, stoppable: bool },
 }
 
+/// How an interleaving ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ending {
+    /// A `stop`, a perft that must complete and an `isready`; the process
+    /// goes on to the next interleaving.
+    Continue,
+    /// `quit` after the last command.
+    Quit,
+    /// Stdin closed after the last command.
+    EndOfInput,
+}
+
 /// One interleaving: the lines sent and what is owed for them.
 struct Script {
     lines: Vec<String>,
     owed: Vec<Owed>,
     readyoks: usize,
     errors: usize,
+    ending: Ending,
 }
 
 fn position_of(setup: &str) -> Position {
@@ -60,6 +78,11 @@ fn script(rng: &mut Rng) -> Script {
         owed: Vec::new(),
         readyoks: 0,
         errors: 0,
+        ending: match rng.below(6) {
+            0 => Ending::Quit,
+            1 => Ending::EndOfInput,
+            _ => Ending::Continue,
+        },
     };
     // The engine keeps its position between interleavings: set one first.
     let mut current = rng.below(POSITIONS.len());
@@ -118,6 +141,20 @@ fn script(rng: &mut Rng) -> Script {
             s.owed.push(Owed::Bestmove(pos));
         }
         s.lines.push(line);
+    }
+    match s.ending {
+        Ending::Continue => {}
+        Ending::Quit => {
+            s.lines.push("quit".to_string());
+            for owed in &mut s.owed {
+                if let Owed::Perft { stoppable, .. } = owed {
+                    *stoppable = true;
+                }
+            }
+            return s;
+        }
+        // Every perft must complete; endless searches are stopped.
+        Ending::EndOfInput => return s,
     }
     // The end: stop what runs, then a perft that must complete (it ends the
     // job stream), and an isready.
@@ -235,6 +272,23 @@ fn check(e: &mut Engine, s: &Script, case: usize) {
             }
         }
     }
+    if s.ending != Ending::Continue {
+        // The process exits after its last job: only protocol lines remain.
+        loop {
+            let left = a.deadline.saturating_duration_since(Instant::now());
+            match a.e.lines.recv_timeout(left) {
+                Ok(line) => {
+                    a.got.push(line.clone());
+                    assert!(
+                        a.protocol(&line),
+                        "case {case}: {line:?} after the last job"
+                    );
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("case {case}: no exit; got {:?}", a.got),
+            }
+        }
+    }
     // Every job has answered; the protocol thread's last lines may still be
     // on their way, and nothing else may come.
     while a.readyoks < s.readyoks {
@@ -253,20 +307,35 @@ fn random_interleavings_keep_every_promise() {
     let mut e = Engine::start();
     let start = Instant::now();
     let mut sent = 0;
+    let mut ended = 0;
     for case in 0..200 {
         let s = script(&mut rng);
         // All at once, as a piped script or a hasty GUI would.
         let text: String = s.lines.iter().map(|l| format!("{l}\n")).collect();
         e.send_bytes(text.as_bytes());
+        if s.ending == Ending::EndOfInput {
+            e.stdin = None;
+        }
         check(&mut e, &s, case);
-        assert!(
-            e.child.try_wait().unwrap().is_none(),
-            "case {case}: the engine died"
-        );
+        if s.ending == Ending::Continue {
+            assert!(
+                e.child.try_wait().unwrap().is_none(),
+                "case {case}: the engine died"
+            );
+        } else {
+            assert!(
+                e.wait_exit(Duration::from_secs(2)),
+                "case {case}: still running after {:?}",
+                s.ending
+            );
+            assert!(e.child.wait().unwrap().success(), "case {case}");
+            ended += 1;
+            e = Engine::start();
+        }
         sent += s.lines.len();
     }
     eprintln!(
-        "200 interleavings, {sent} commands, in {:?}",
+        "200 interleavings ({ended} ending the process), {sent} commands, in {:?}",
         start.elapsed()
     );
 }

@@ -11,7 +11,7 @@ use movegen::{Color, Piece, Position, Square};
 /// Material in centipawns, middlegame and endgame, by piece kind.
 /// Round numbers of our own: minors a little weaker and rooks a little
 /// stronger once the board empties; pawns gain value in the endgame.
-const MATERIAL: [(i32, i32); 6] = [
+pub(crate) const MATERIAL: [(i32, i32); 6] = [
     (100, 120),
     (325, 305),
     (335, 325),
@@ -21,8 +21,12 @@ const MATERIAL: [(i32, i32); 6] = [
 ];
 
 /// Game phase weight by piece kind; 24 is the full opening set.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub(crate) const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the full opening set: 24 is all middlegame, 0 all endgame.
+pub const MAX_PHASE: i32 = 24;
+/// A small bonus for the side to move keeps evaluations of odd and even
+/// depths close.
+pub const TEMPO: i32 = 10;
 
 /// Distance from the board's centre in king steps, 0 (d4/e4/d5/e5) to 3 (corners).
 const fn centre_distance(sq: usize) -> i32 {
@@ -93,7 +97,7 @@ const fn build_tables() -> [[(i32, i32); 64]; 6] {
 static TABLES: [[(i32, i32); 64]; 6] = build_tables();
 
 /// The middlegame and endgame value of `color`'s `piece` on `sq`.
-fn value(color: Color, piece: Piece, sq: Square) -> (i32, i32) {
+pub(crate) fn value(color: Color, piece: Piece, sq: Square) -> (i32, i32) {
     let sq = match color {
         Color::White => sq,
         Color::Black => sq.flip_rank(),
@@ -123,14 +127,16 @@ pub fn evaluate(pos: &Position) -> i32 {
     let (m, e) = terms(pos);
     mg += m;
     eg += e;
-    let phase = phase.min(MAX_PHASE);
-    let score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    // A small bonus for the move keeps evaluations of odd and even depths close.
-    let tempo = 10;
+    let score = taper(mg, eg, phase.min(MAX_PHASE));
     match pos.side_to_move() {
-        Color::White => score + tempo,
-        Color::Black => -score + tempo,
+        Color::White => score + TEMPO,
+        Color::Black => -score + TEMPO,
     }
+}
+
+/// The middlegame and endgame scores mixed by `phase` (0 to [`MAX_PHASE`]).
+pub(crate) fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
 /// Whether neither side can possibly mate: bare kings, or one minor piece.

@@ -11,20 +11,26 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod breakdown;
 mod deepen;
 mod eval;
 mod limits;
 mod ordering;
 mod search;
+mod strength;
 mod terms;
 mod time;
 mod tt;
+mod wdl;
 
 pub use bench::{bench, bench_until, BENCH_DEPTH};
+pub use breakdown::{Breakdown, MgEg, Term};
 pub use eval::evaluate;
 pub use limits::{Limits, Score, SearchControl, SearchInfo, SearchResult, MAX_PLY};
+pub use strength::{Strength, ELO_MAX, ELO_MIN};
+pub use wdl::{wdl, wdl_material, WdlModel, WDL_MODEL};
 
-use movegen::Position;
+use movegen::{Move, Position};
 use search::{RootMove, Shared, ThreadData};
 use std::time::Instant;
 use tt::Table;
@@ -65,8 +71,53 @@ impl Searcher {
     /// Searches `root`. `history` holds the zobrist keys of the positions before
     /// `root` in the game, oldest first, for repetition detection. `report` is
     /// called after each completed depth, once per line. Returns no move only
-    /// when there is no legal move.
+    /// when there is no legal move. With a [`Strength`] in `limits`, the
+    /// search is cut to its nodes and lines, and the move is its choice
+    /// among the last depth's lines.
     pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        control: &SearchControl,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let Some(strength) = limits.strength else {
+            return self.search_full(root, history, limits, control, report);
+        };
+        let mut weak = limits.clone();
+        weak.nodes = Some(
+            limits
+                .nodes
+                .map_or(strength.nodes(), |n| n.min(strength.nodes())),
+        );
+        weak.multipv = limits.line_count().max(strength.lines());
+        // The last completed depth's lines, best first: (move, score, reply).
+        let mut lines: Vec<(Move, Score, Option<Move>)> = Vec::new();
+        let mut record = |info: &SearchInfo| {
+            if info.multipv == 1 {
+                lines.clear();
+            }
+            if let Some(&mv) = info.pv.first() {
+                lines.push((mv, info.score, info.pv.get(1).copied()));
+            }
+            report(info);
+        };
+        let result = self.search_full(root, history, &weak, control, &mut record);
+        let scored: Vec<(Move, Score)> = lines.iter().map(|l| (l.0, l.1)).collect();
+        match strength.choose(&scored) {
+            Some(mv) if result.best.is_some() => {
+                let ponder = lines.iter().find(|l| l.0 == mv).and_then(|l| l.2);
+                SearchResult {
+                    best: Some(mv),
+                    ponder,
+                }
+            }
+            _ => result,
+        }
+    }
+
+    fn search_full(
         &mut self,
         root: &Position,
         history: &[u64],

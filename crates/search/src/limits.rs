@@ -1,7 +1,8 @@
 //! The public types a search is driven by and reports through, and the one
 //! depth limit every crate shares.
 
-use movegen::Move;
+use crate::strength::Strength;
+use movegen::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,6 +40,8 @@ pub struct Limits {
     /// Best lines to report per depth (the `MultiPV` option when the `go`
     /// was sent; 0 counts as 1).
     pub multipv: usize,
+    /// Play below full strength (`UCI_LimitStrength`); `None`: full strength.
+    pub strength: Option<Strength>,
 }
 
 /// Flags the protocol thread uses to steer a running search.
@@ -105,5 +108,17 @@ impl Limits {
     /// Best lines to report per depth (at least one).
     pub fn line_count(&self) -> usize {
         self.multipv.max(1)
+    }
+
+    /// Whether a search for `side` under these limits ends without a `stop`:
+    /// not `infinite`, and bounded by a depth, nodes, a mate, a move time or
+    /// `side`'s clock. (Pondering is the caller's to consider.)
+    pub fn ends_by_itself(&self, side: Color) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some()
+                || self.time[side.index()].is_some())
     }
 }

@@ -2,7 +2,12 @@
 //! structure, passed pawns, the bishop pair, rooks on open files and king
 //! safety. Each term gives a (middlegame, endgame) pair from White's point of
 //! view; `eval.rs` tapers them with the rest.
+//!
+//! The terms are added to a [`Tally`]: a plain pair in the search (the sum,
+//! no bookkeeping), or a per-term table for the `eval` breakdown, so both
+//! come from the same code.
 
+use crate::breakdown::Term;
 use movegen::attacks::king_attacks;
 use movegen::{piece_attacks, Color, Piece, Position, Square};
 
@@ -79,14 +84,23 @@ fn relative_rank(color: Color, sq: Square) -> usize {
     }
 }
 
-fn add(acc: &mut (i32, i32), term: (i32, i32), times: i32) {
-    acc.0 += term.0 * times;
-    acc.1 += term.1 * times;
+/// Where one side's terms are added up, from that side's point of view.
+pub(crate) trait Tally {
+    /// Adds `times` times the (middlegame, endgame) `value` of `term`.
+    fn add(&mut self, term: Term, value: (i32, i32), times: i32);
 }
 
-/// Every term for `color`, from `color`'s point of view.
-fn side_terms(pos: &Position, color: Color) -> (i32, i32) {
-    let mut acc = (0, 0);
+/// The search's tally: the sum alone.
+impl Tally for (i32, i32) {
+    #[inline]
+    fn add(&mut self, _: Term, value: (i32, i32), times: i32) {
+        self.0 += value.0 * times;
+        self.1 += value.1 * times;
+    }
+}
+
+/// Every term for `color`, from `color`'s point of view, added to `acc`.
+pub(crate) fn side_terms(pos: &Position, color: Color, acc: &mut impl Tally) {
     let them = !color;
     let own = pos.colored(color).0;
     let occ = pos.occupied();
@@ -105,7 +119,7 @@ fn side_terms(pos: &Position, color: Color) -> (i32, i32) {
             let attacks = piece_attacks(piece, color, sq, occ).0;
             let (mg, eg, typical) = MOBILITY[i];
             let count = (attacks & safe).count_ones() as i32 - typical as i32;
-            add(&mut acc, (mg, eg), count);
+            acc.add(Term::Mobility, (mg, eg), count);
             let near_king = (attacks & zone).count_ones() as i32;
             if near_king > 0 {
                 units += ATTACK_UNITS[i] * near_king;
@@ -114,51 +128,52 @@ fn side_terms(pos: &Position, color: Color) -> (i32, i32) {
             if piece == Piece::Rook {
                 let file = file_mask(sq.file().index());
                 if (own_pawns | their_pawns) & file == 0 {
-                    add(&mut acc, ROOK_OPEN, 1);
+                    acc.add(Term::Rooks, ROOK_OPEN, 1);
                 } else if own_pawns & file == 0 {
-                    add(&mut acc, ROOK_HALF_OPEN, 1);
+                    acc.add(Term::Rooks, ROOK_HALF_OPEN, 1);
                 }
             }
         }
     }
     // One attacker is no attack; the danger grows with the square of the units.
     if attackers >= 2 {
-        acc.0 += units * units / 4;
+        acc.add(Term::KingAttack, (units * units / 4, 0), 1);
     }
 
     if pos.pieces_of(color, Piece::Bishop).len() >= 2 {
-        add(&mut acc, BISHOP_PAIR, 1);
+        acc.add(Term::BishopPair, BISHOP_PAIR, 1);
     }
 
     for file in 0..8 {
         let n = (own_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            add(&mut acc, DOUBLED, n - 1);
+            acc.add(Term::Pawns, DOUBLED, n - 1);
         }
     }
     for sq in pos.pieces_of(color, Piece::Pawn) {
         let file = sq.file().index();
         if own_pawns & neighbour_files(file) == 0 {
-            add(&mut acc, ISOLATED, 1);
+            acc.add(Term::Pawns, ISOLATED, 1);
         }
         let span = (file_mask(file) | neighbour_files(file)) & ahead(color, sq);
         if their_pawns & span == 0 && own_pawns & file_mask(file) & ahead(color, sq) == 0 {
-            add(&mut acc, PASSED[relative_rank(color, sq)], 1);
+            acc.add(Term::Passed, PASSED[relative_rank(color, sq)], 1);
         }
     }
 
     let king = pos.king(color);
     if relative_rank(color, king) <= 1 {
         let front = king_attacks(king).0 & ahead(color, king) & own_pawns;
-        acc.0 += SHIELD * front.count_ones() as i32;
+        acc.add(Term::KingShield, (SHIELD, 0), front.count_ones() as i32);
     }
-    acc
 }
 
 /// All terms, White's minus Black's, middlegame and endgame.
 pub fn terms(pos: &Position) -> (i32, i32) {
-    let w = side_terms(pos, Color::White);
-    let b = side_terms(pos, Color::Black);
+    let mut w = (0, 0);
+    side_terms(pos, Color::White, &mut w);
+    let mut b = (0, 0);
+    side_terms(pos, Color::Black, &mut b);
     (w.0 - b.0, w.1 - b.1)
 }
 

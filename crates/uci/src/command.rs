@@ -2,7 +2,8 @@
 //!
 //! Lines are routed by their first word. `position`, `go` and `setoption` are
 //! parsed by our own code; the other standard commands go through
-//! `vampirc_uci::parse_one`; `d`, `bench` and `go perft` are our extensions.
+//! `vampirc_uci::parse_one`; `d`, `eval`, `bench` and `go perft` are our
+//! extensions.
 
 use std::fmt;
 use vampirc_uci::UciMessage;
@@ -33,10 +34,15 @@ pub enum Command {
     Stop,
     /// `ponderhit`.
     PonderHit,
-    /// `quit`, or the end of the input.
+    /// `quit`: stop every job (each still answers) and leave.
     Quit,
+    /// The end of the input: finish the jobs that end by themselves, stop
+    /// the ones that would wait for a `stop` (each still answers), then leave.
+    EndOfInput,
     /// `d`: draw the board and its derived state.
     Display,
+    /// `eval`: the static evaluation, term by term.
+    Eval,
     /// `bench [depth]`.
     Bench(Option<String>),
     /// `register ...`: nothing to register.
@@ -98,6 +104,7 @@ pub fn parse_line(line: &str) -> Command {
         "go" => Command::Go(owned()),
         "setoption" => parse_setoption(rest),
         "d" => no_arguments(first, rest, Command::Display),
+        "eval" => no_arguments(first, rest, Command::Eval),
         "bench" if rest.len() <= 1 => Command::Bench(rest.first().map(|s| s.to_string())),
         "bench" => Command::Invalid(CommandError::BenchArguments),
         "register" => Command::Register,

@@ -3,6 +3,7 @@
 
 use crate::command::Command;
 use crate::display::describe;
+use crate::eval_table::eval_lines;
 use crate::go::parse_go;
 use crate::options::{option_lines, OptionChange, Options};
 use crate::output::Output;
@@ -38,6 +39,13 @@ pub struct Engine {
     /// Keys of the positions before `position`, oldest first.
     history: Vec<u64>,
     worker: Worker,
+    /// Varies the weakened search's choices from move to move and run to run.
+    games_seed: u64,
+}
+
+/// The next seed of a sequence (a Weyl step; `Strength` mixes it).
+fn next_seed(seed: u64) -> u64 {
+    seed.wrapping_add(0x9E37_79B9_7F4A_7C15)
 }
 
 impl Engine {
@@ -51,10 +59,16 @@ impl Engine {
             position: Position::startpos(),
             history: Vec::new(),
             worker,
+            // The clock, so that two games at the same Elo differ.
+            games_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
-    /// Handles one command; never waits for a job.
+    /// Handles one command; never waits for a job. After `quit` (every job
+    /// stopped) and the end of the input (endless searches stopped) it
+    /// says [`Flow::Quit`]: call [`Engine::finish`] then.
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Uci => self.uci(),
@@ -76,8 +90,17 @@ impl Engine {
                 self.worker.stop_all();
                 return Flow::Quit;
             }
+            Command::EndOfInput => {
+                self.worker.stop_endless();
+                return Flow::Quit;
+            }
             Command::Display => {
                 for line in describe(&self.position, self.options.chess960) {
+                    self.out.line(&line);
+                }
+            }
+            Command::Eval => {
+                for line in eval_lines(&self.position) {
                     self.out.line(&line);
                 }
             }
@@ -155,13 +178,19 @@ impl Engine {
         req.limits.move_overhead = Duration::from_millis(self.options.move_overhead_ms);
         req.limits.threads = self.options.threads;
         req.limits.multipv = self.options.multipv;
+        if self.options.limit_strength {
+            self.games_seed = next_seed(self.games_seed);
+            req.limits.strength = Some(search::Strength::new(self.options.elo, self.games_seed));
+        }
         let job = SearchJob {
             root: self.position,
             history: self.history.clone(),
             limits: req.limits,
             chess960,
+            show_wdl: self.options.show_wdl,
         };
-        self.worker.submit(JobKind::Search(job), req.ponder);
+        self.worker
+            .submit(JobKind::Search(Box::new(job)), req.ponder);
     }
 
     fn bench(&mut self, depth: Option<&str>) {
@@ -177,8 +206,10 @@ impl Engine {
         self.worker.submit(JobKind::Bench(depth), false);
     }
 
-    /// Stops every job, for shutdown; does not wait for them.
-    pub fn shutdown(&mut self) {
-        self.worker.stop_all();
+    /// Waits until every job sent has answered and the worker has ended;
+    /// call it after `handle` said [`Flow::Quit`], which stopped the jobs
+    /// that must not run on.
+    pub fn finish(self) {
+        self.worker.finish();
     }
 }

@@ -7,13 +7,15 @@
 //! perfts, benches) one at a time in the order they were sent; each job owns
 //! its stop flag, so `stop` ends exactly the jobs sent before it, and each
 //! job's end is reported on a channel. Bad input is answered with one
-//! `info string error: ...` line and changes nothing; only the end of input
-//! means quit.
+//! `info string error: ...` line and changes nothing. The end of the input
+//! means "no more commands", not "abandon the work": a piped
+//! `position startpos` / `go perft 5` prints its count before the exit.
 #![deny(missing_docs)]
 
 mod command;
 mod display;
 mod engine;
+mod eval_table;
 mod go;
 mod input;
 mod options;
@@ -26,6 +28,7 @@ mod worker;
 pub use command::{parse_line, Command, CommandError};
 pub use display::describe;
 pub use engine::{bench_line, Engine, Flow};
+pub use eval_table::eval_lines;
 pub use go::{parse_go, GoError, GoRequest, GoWarning, MAX_DEPTH};
 pub use input::{read_line, Line};
 pub use options::{memory_cap_mb, OptionError, Options};
@@ -40,8 +43,12 @@ use std::thread;
 /// thousands of moves fits easily.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Runs the protocol on `input` until `quit` or the end of input. Returns
-/// at once then, without waiting for a running job: the caller exits.
+/// Runs the protocol on `input` until `quit` or the end of input, and
+/// returns when every job sent has answered: after `quit` each job is
+/// stopped (a search still prints its `bestmove`, a perft `info string perft
+/// stopped`); at the end of the input the jobs that end by themselves run to
+/// their end with all their output, and searches that would wait for `stop`
+/// (infinite, unlimited, pondering) are stopped.
 pub fn run(input: impl Read + Send + 'static, out: Output) {
     let (tx, rx) = crossbeam_channel::unbounded();
     thread::Builder::new()
@@ -60,7 +67,7 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
                     return;
                 }
             }
-            let _ = tx.send(Command::Quit);
+            let _ = tx.send(Command::EndOfInput);
         })
         .expect("the OS can start the input thread");
     let mut engine = Engine::new(out);
@@ -69,5 +76,5 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             break;
         }
     }
-    engine.shutdown();
+    engine.finish();
 }

@@ -32,6 +32,12 @@ pub struct Options {
     pub chess960: bool,
     /// `Ponder` (only tells the GUI it may send `go ponder`).
     pub ponder: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` rather than full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`, within `search::ELO_MIN..=search::ELO_MAX`.
+    pub elo: u32,
+    /// `UCI_ShowWDL`: add `wdl W D L` to the search's `info` lines.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -44,6 +50,9 @@ impl Default for Options {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             chess960: false,
             ponder: false,
+            limit_strength: false,
+            elo: search::ELO_MIN,
+            show_wdl: false,
         }
     }
 }
@@ -131,6 +140,14 @@ pub fn option_lines() -> Vec<String> {
         spin("Move Overhead", DEFAULT_MOVE_OVERHEAD_MS as i64, 0, 5000),
         check("Ponder"),
         check("UCI_Chess960"),
+        check("UCI_LimitStrength"),
+        spin(
+            "UCI_Elo",
+            i64::from(search::ELO_MIN),
+            i64::from(search::ELO_MIN),
+            i64::from(search::ELO_MAX),
+        ),
+        check("UCI_ShowWDL"),
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).to_string())
@@ -261,6 +278,19 @@ impl Options {
                 self.ponder = check("Ponder", need()?)?;
                 Ok(OptionChange::Plain)
             }
+            "uci_limitstrength" => {
+                self.limit_strength = check("UCI_LimitStrength", need()?)?;
+                Ok(OptionChange::Plain)
+            }
+            "uci_elo" => {
+                let range = Range::new(i64::from(search::ELO_MIN), i64::from(search::ELO_MAX));
+                self.elo = spin("UCI_Elo", need()?, range, notes)? as u32;
+                Ok(OptionChange::Plain)
+            }
+            "uci_showwdl" => {
+                self.show_wdl = check("UCI_ShowWDL", need()?)?;
+                Ok(OptionChange::Plain)
+            }
             _ => Err(OptionError::Unknown(crate::command::clip(name))),
         }
     }
@@ -346,5 +376,11 @@ mod tests {
             lines.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string())
         );
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+        assert!(lines
+            .contains(&"option name UCI_Elo type spin default 1350 min 1350 max 2850".to_string()));
+        assert!(
+            lines.contains(&"option name UCI_LimitStrength type check default false".to_string())
+        );
+        assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
     }
 }

@@ -6,12 +6,17 @@ use search::{Score, SearchInfo, SearchResult};
 use std::time::Duration;
 
 /// One `info` line for a completed depth (always with its `multipv` rank,
-/// as Stockfish prints it).
-pub fn info_line(info: &SearchInfo, chess960: bool) -> String {
-    let score = match info.score {
+/// as Stockfish prints it). With `wdl_material` (`UCI_ShowWDL`: the root's
+/// material, see `search::wdl_material`), `wdl W D L` follows the score.
+pub fn info_line(info: &SearchInfo, chess960: bool, wdl_material: Option<u32>) -> String {
+    let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    if let Some(material) = wdl_material {
+        let [w, d, l] = search::wdl(info.score, material);
+        score.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
     let pv: Vec<String> = info
@@ -112,9 +117,20 @@ mod tests {
             pv: vec![e4],
         };
         assert_eq!(
-            info_line(&info, false),
+            info_line(&info, false, None),
             "info depth 3 seldepth 5 multipv 2 score mate -2 nodes 1000 nps 100000 time 10 hashfull 7 pv e2e4"
         );
+        assert_eq!(
+            info_line(&info, false, Some(78)),
+            "info depth 3 seldepth 5 multipv 2 score mate -2 wdl 0 0 1000 nodes 1000 nps 100000 time 10 hashfull 7 pv e2e4"
+        );
+        let even = SearchInfo {
+            score: Score::Cp(0),
+            ..info
+        };
+        let [w, d, l] = search::wdl(Score::Cp(0), 78);
+        assert!(info_line(&even, false, Some(78))
+            .contains(&format!(" score cp 0 wdl {w} {d} {l} nodes ")));
     }
 
     #[test]

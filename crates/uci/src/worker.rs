@@ -27,6 +27,8 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Whether castling is written king-takes-rook.
     pub chess960: bool,
+    /// Whether `info` lines carry `wdl W D L` (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 /// `go perft`: a divide at `depth`.
@@ -45,8 +47,8 @@ pub struct PerftJob {
 
 /// The work of a job the GUI may stop.
 pub enum JobKind {
-    /// Search and answer `bestmove`.
-    Search(SearchJob),
+    /// Search and answer `bestmove` (boxed: the limits make it the big one).
+    Search(Box<SearchJob>),
     /// Count and print the divide.
     Perft(PerftJob),
     /// The fixed benchmark at this depth.
@@ -76,6 +78,9 @@ struct Sent {
     id: u64,
     control: SearchControl,
     wake: Sender<()>,
+    /// A search that waits for `stop` (infinite, or with no limit); a
+    /// pondering one is told by `control.pondering`.
+    endless: bool,
 }
 
 impl Sent {
@@ -91,6 +96,7 @@ pub struct Worker {
     ended: Receiver<u64>,
     sent: Vec<Sent>,
     next_id: u64,
+    thread: thread::JoinHandle<()>,
 }
 
 impl Worker {
@@ -98,7 +104,7 @@ impl Worker {
     pub fn start(out: Output, hash_mb: usize) -> Worker {
         let (tasks, rx) = crossbeam_channel::unbounded();
         let (ended_tx, ended) = crossbeam_channel::unbounded();
-        thread::Builder::new()
+        let thread = thread::Builder::new()
             .name("worker".into())
             .spawn(move || worker_loop(rx, ended_tx, out, hash_mb))
             .expect("the OS can start one more thread");
@@ -107,12 +113,17 @@ impl Worker {
             ended,
             sent: Vec::new(),
             next_id: 0,
+            thread,
         }
     }
 
     /// Queues a job behind those already sent; `ponder` starts it pondering.
     pub fn submit(&mut self, kind: JobKind, ponder: bool) {
         self.forget_ended();
+        let endless = match &kind {
+            JobKind::Search(s) => !s.limits.ends_by_itself(s.root.side_to_move()),
+            JobKind::Perft(_) | JobKind::Bench(_) => false,
+        };
         let control = SearchControl::default();
         control.pondering.store(ponder, Ordering::SeqCst);
         let (wake, wake_rx) = crossbeam_channel::unbounded();
@@ -122,6 +133,7 @@ impl Worker {
             id,
             control: control.clone(),
             wake,
+            endless,
         });
         self.send(Task::Job(Box::new(Job {
             id,
@@ -147,6 +159,36 @@ impl Worker {
         for job in &self.sent {
             job.stop();
         }
+    }
+
+    /// Stops the jobs that would wait for a `stop` that can no longer come
+    /// (infinite and unlimited searches, pondering ones), at the end of the
+    /// input; the others run on to their own end.
+    pub fn stop_endless(&mut self) {
+        self.forget_ended();
+        for job in &self.sent {
+            if job.endless || job.control.pondering.load(Ordering::SeqCst) {
+                job.stop();
+            }
+        }
+    }
+
+    /// Closes the queue and waits until the worker has run every job sent
+    /// (each printing all its output) and ended. Used only when leaving:
+    /// stop what must not run on first.
+    pub fn finish(self) {
+        let Worker {
+            tasks,
+            thread,
+            sent,
+            ..
+        } = self;
+        // Closing the wake-up channels too means no job can wait for a GUI
+        // that is gone.
+        drop(sent);
+        drop(tasks);
+        // A panic outside a job was already printed by the panic hook.
+        let _ = thread.join();
     }
 
     /// Ends pondering: the pondering job goes on under its time limits.
@@ -180,7 +222,7 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
         match task {
             Task::Job(job) => {
                 let id = job.id;
-                run_job(job, &mut searcher, hash_mb, &out);
+                run_job(*job, &mut searcher, hash_mb, &out);
                 // The protocol thread may be gone (shutting down): nothing to tell.
                 let _ = ended.send(id);
             }
@@ -194,18 +236,19 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
 }
 
 /// Runs one job; a panic inside it is reported and the engine goes on.
-fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
+fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
     let Job {
         kind,
         control,
         wake,
         ..
-    } = *job;
+    } = job;
     match kind {
         JobKind::Search(s) => {
             let chess960 = s.chess960;
+            let material = s.show_wdl.then(|| search::wdl_material(&s.root));
             let result = guarded(out, "the search", || {
-                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960));
+                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960, material));
                 searcher.search(&s.root, &s.history, &s.limits, &control, &mut report)
             });
             if result.is_none() {
@@ -311,7 +354,7 @@ mod tests {
         let captured = Captured::default();
         let mut worker = Worker::start(Output::new(captured.clone()), 1);
         let search = |infinite| {
-            JobKind::Search(SearchJob {
+            JobKind::Search(Box::new(SearchJob {
                 root: Position::startpos(),
                 history: Vec::new(),
                 limits: Limits {
@@ -319,7 +362,8 @@ mod tests {
                     ..Limits::default()
                 },
                 chess960: false,
-            })
+                show_wdl: false,
+            }))
         };
         worker.submit(search(true), false);
         worker.submit(

@@ -193,6 +193,17 @@ impl Node {
     }
 }
 
+/// How often the limits are polled: every [`POLL_INTERVAL`] nodes, more
+/// often under a node limit so small (weakened play, `go nodes 500`) that
+/// it would overshoot by several times; a power of two.
+fn poll_interval(node_limit: Option<u64>) -> u64 {
+    let eighth = node_limit.map_or(POLL_INTERVAL, |n| n / 8);
+    eighth
+        .clamp(16, POLL_INTERVAL)
+        .next_power_of_two()
+        .min(POLL_INTERVAL)
+}
+
 /// One thread's search.
 pub struct Search<'a> {
     shared: &'a Shared<'a>,
@@ -208,6 +219,8 @@ pub struct Search<'a> {
     stopped: bool,
     /// Only the main thread stops on its own limits; helpers stop when it is done.
     main: bool,
+    /// The limits are polled when `nodes & poll_mask == 0`.
+    poll_mask: u64,
 }
 
 impl<'a> Search<'a> {
@@ -230,6 +243,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             stopped: false,
             main,
+            poll_mask: poll_interval(shared.node_limit) - 1,
         }
     }
 
@@ -276,7 +290,7 @@ impl<'a> Search<'a> {
     fn count_node(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+        if self.nodes & self.poll_mask == 0 {
             self.check_limits();
         }
     }

@@ -1,0 +1,209 @@
+//! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`) by the
+//! search's own means: fewer nodes per move, and a choice among the best few
+//! root lines by their scores plus a noise that shrinks as the Elo grows.
+//! Only lines the search ranks within a margin of the best are ever played,
+//! so a weak setting makes the mistakes of a shallow search with a fuzzy
+//! judgement, never a random move.
+//!
+//! The constants were set by matches against Stockfish 15.1 at the same
+//! `UCI_Elo` (see the README).
+
+use crate::limits::Score;
+use movegen::Move;
+
+/// The weakest Elo offered (Stockfish 15.1's range).
+pub const ELO_MIN: u32 = 1350;
+/// The strongest Elo offered.
+pub const ELO_MAX: u32 = 2850;
+
+/// Nodes per move at a few Elo anchors, set by matches; between two
+/// anchors the count grows geometrically with the Elo.
+const NODES: [(u32, f64); 5] = [
+    (ELO_MIN, 2_000.0),
+    (1500, 5_000.0),
+    (1800, 40_000.0),
+    (2100, 300_000.0),
+    (ELO_MAX, 10_000_000.0),
+];
+/// Root lines the weakened search ranks and chooses among.
+const LINES: usize = 4;
+/// Noise in centipawns: `(NOISE_ZERO_ELO - elo) / NOISE_DIVISOR`, none
+/// from `NOISE_ZERO_ELO` up.
+const NOISE_ZERO_ELO: f64 = 2400.0;
+const NOISE_DIVISOR: f64 = 16.0;
+/// A line more than this many noise widths below the best is never played,
+/// nor one more than `MARGIN_MAX` centipawns below it.
+const MARGIN_WIDTHS: i32 = 2;
+const MARGIN_MAX: i32 = 200;
+
+/// A strength setting: an Elo and a seed for the choice among lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    elo: u32,
+    seed: u64,
+}
+
+impl Strength {
+    /// The setting for `elo` (clamped to [`ELO_MIN`]..=[`ELO_MAX`]); `seed`
+    /// varies the choice from move to move and game to game.
+    pub fn new(elo: u32, seed: u64) -> Strength {
+        Strength {
+            elo: elo.clamp(ELO_MIN, ELO_MAX),
+            seed,
+        }
+    }
+
+    /// The Elo.
+    pub fn elo(&self) -> u32 {
+        self.elo
+    }
+
+    /// The most nodes a move may take.
+    pub fn nodes(&self) -> u64 {
+        let i = NODES
+            .windows(2)
+            .position(|w| self.elo <= w[1].0)
+            .expect("the anchors span ELO_MIN..=ELO_MAX");
+        let ((e0, n0), (e1, n1)) = (NODES[i], NODES[i + 1]);
+        let t = f64::from(self.elo - e0) / f64::from(e1 - e0);
+        (n0 * (n1 / n0).powf(t)).round() as u64
+    }
+
+    /// How far below the best line a line may be and still be played.
+    fn margin(&self) -> i32 {
+        (MARGIN_WIDTHS * self.noise()).min(MARGIN_MAX)
+    }
+
+    /// Root lines to rank (at least this many `MultiPV` lines).
+    pub fn lines(&self) -> usize {
+        if self.noise() > 0 {
+            LINES
+        } else {
+            1
+        }
+    }
+
+    /// The noise width in centipawns.
+    pub fn noise(&self) -> i32 {
+        ((NOISE_ZERO_ELO - f64::from(self.elo)) / NOISE_DIVISOR).max(0.0) as i32
+    }
+
+    /// Picks the move to play from the last depth's lines, best first:
+    /// the line with the highest score plus noise, among those within the
+    /// margin of the best. Mate scores are never traded for noise.
+    pub fn choose(&self, lines: &[(Move, Score)]) -> Option<Move> {
+        let (_, best) = *lines.first()?;
+        let best = centipawns(best);
+        let width = self.noise();
+        let mut rng = SplitMix(self.seed);
+        lines
+            .iter()
+            .filter(|(_, s)| centipawns(*s) >= best - self.margin())
+            .map(|&(mv, s)| {
+                // A triangular noise in (-width, width): the sum of two uniforms.
+                let noise = if width > 0 {
+                    rng.below(width as u64) as i32 + rng.below(width as u64) as i32 - width
+                } else {
+                    0
+                };
+                (mv, centipawns(s) + noise)
+            })
+            .max_by_key(|&(_, score)| score)
+            .map(|(mv, _)| mv)
+    }
+}
+
+/// A score on one scale, mates far beyond any noise.
+fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 - n,
+        Score::Mate(n) => -100_000 - n,
+    }
+}
+
+/// A small fixed-seed generator (SplitMix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0).
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::Position;
+
+    fn moves(n: usize) -> Vec<Move> {
+        Position::startpos()
+            .legal_moves()
+            .iter()
+            .take(n)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn more_elo_means_more_nodes_and_less_noise() {
+        let weak = Strength::new(1350, 0);
+        let strong = Strength::new(2850, 0);
+        assert!(weak.nodes() < Strength::new(1400, 0).nodes());
+        assert_eq!(Strength::new(1800, 0).nodes(), 40_000);
+        assert!(Strength::new(1799, 0).nodes() < 40_000);
+        assert!(Strength::new(1801, 0).nodes() > 40_000);
+        assert_eq!(strong.nodes(), 10_000_000);
+        assert!(weak.nodes() < strong.nodes());
+        assert!(weak.noise() > Strength::new(2000, 0).noise());
+        assert_eq!(strong.noise(), 0);
+        assert_eq!(strong.lines(), 1);
+        assert_eq!(Strength::new(10, 0).elo(), ELO_MIN);
+        assert_eq!(Strength::new(9999, 0).elo(), ELO_MAX);
+    }
+
+    #[test]
+    fn a_line_far_below_the_best_is_never_played() {
+        let m = moves(3);
+        let weak = Strength::new(ELO_MIN, 0);
+        let margin = weak.margin();
+        let lines = [
+            (m[0], Score::Cp(0)),
+            (m[1], Score::Cp(-margin - 1)),
+            (m[2], Score::Mate(-3)),
+        ];
+        for seed in 0..200 {
+            assert_eq!(Strength::new(ELO_MIN, seed).choose(&lines), Some(m[0]));
+        }
+        // A found mate is always played.
+        let mate = [(m[0], Score::Mate(2)), (m[1], Score::Cp(900))];
+        for seed in 0..200 {
+            assert_eq!(Strength::new(ELO_MIN, seed).choose(&mate), Some(m[0]));
+        }
+    }
+
+    #[test]
+    fn close_lines_are_chosen_by_the_noise_and_full_strength_takes_the_best() {
+        let m = moves(2);
+        let lines = [(m[0], Score::Cp(10)), (m[1], Score::Cp(0))];
+        let second = (0..1000)
+            .filter(|&seed| Strength::new(1500, seed).choose(&lines) == Some(m[1]))
+            .count();
+        // Two triangular noises of width 56 differ by more than 10 cp in
+        // favour of the second line a little under half the time.
+        assert!((250..500).contains(&second), "{second}");
+        for seed in 0..100 {
+            assert_eq!(Strength::new(ELO_MAX, seed).choose(&lines), Some(m[0]));
+        }
+        assert_eq!(Strength::new(1500, 0).choose(&[]), None);
+    }
+}

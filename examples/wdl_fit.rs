@@ -1,0 +1,272 @@
+//! Fits the win-draw-loss model of `UCI_ShowWDL` (`crates/search/src/wdl.rs`)
+//! to our own self-play games, and checks it on games it was not fitted on.
+//!
+//! Each game starts from an opening of `tests/data/openings.epd` followed by
+//! a few random plies (seeded by the game's number), and is played by the
+//! engine against itself at a fixed number of nodes per move on one thread,
+//! so a run is reproducible on any machine. Every position after the random
+//! plies gives a sample: the search's score, the material, and the game's
+//! result, all for the side to move. Games end by mate, stalemate, the
+//! fifty-move rule, threefold repetition, insufficient material, or as a
+//! draw at 400 plies.
+//!
+//! The model's four constants are found by maximising the likelihood of the
+//! results on four games in five (a pattern search over the constants); the
+//! fifth game of each five is held out, and the model's predicted rates are
+//! compared with what happened there, by bins of predicted win rate.
+//!
+//! ```text
+//! cargo run --release --example wdl_fit -- [GAMES] [NODES]   # default 400 games, 5000 nodes
+//! ```
+
+#[path = "../tests/support/rng.rs"]
+mod rng;
+
+use movegen::{Color, Piece, Position};
+use rng::Rng;
+use search::{wdl_material, Limits, Score, SearchControl, Searcher, WdlModel, WDL_MODEL};
+
+/// One position of a game: score and material for the side to move, and the
+/// result for the side to move (1 win, 0 draw, -1 loss).
+#[derive(Clone, Copy)]
+struct Sample {
+    cp: f64,
+    material: u32,
+    result: i8,
+}
+
+const RANDOM_PLIES: usize = 4;
+const MAX_PLIES: usize = 400;
+
+fn openings() -> Vec<Position> {
+    let text = std::fs::read_to_string("tests/data/openings.epd")
+        .expect("run from the repository root: tests/data/openings.epd");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+            Position::from_fen(&fen.join(" ")).expect("openings.epd holds legal positions")
+        })
+        .collect()
+}
+
+fn insufficient(pos: &Position) -> bool {
+    let heavy = pos.pieces(Piece::Pawn) | pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen);
+    let minors = pos.pieces(Piece::Knight) | pos.pieces(Piece::Bishop);
+    heavy.is_empty() && minors.len() <= 1
+}
+
+/// Plays game `index` and returns its samples.
+fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> Vec<Sample> {
+    let mut rng = Rng::new(0x5EED_0000 + index as u64);
+    let mut pos = *start;
+    let mut keys = vec![pos.key()];
+    for _ in 0..RANDOM_PLIES {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play(moves[rng.below(moves.len())]);
+        keys.push(pos.key());
+    }
+    searcher.clear();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    // (score for the side to move, material, side to move) per position.
+    let mut seen: Vec<(i32, u32, Color)> = Vec::new();
+    let winner: Option<Color> = loop {
+        if pos.legal_moves().is_empty() {
+            break pos.in_check().then_some(!pos.side_to_move());
+        }
+        let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 3;
+        if pos.halfmove_clock() >= 100 || repeated || insufficient(&pos) || keys.len() > MAX_PLIES {
+            break None;
+        }
+        let mut last = None;
+        let history = &keys[..keys.len() - 1];
+        let result = searcher.search(
+            &pos,
+            history,
+            &limits,
+            &SearchControl::default(),
+            &mut |info| last = Some(info.score),
+        );
+        if let Some(Score::Cp(cp)) = last {
+            seen.push((cp, wdl_material(&pos), pos.side_to_move()));
+        }
+        let mv = result
+            .best
+            .expect("a position with legal moves has a best move");
+        pos = pos.play(mv);
+        keys.push(pos.key());
+    };
+    seen.into_iter()
+        .map(|(cp, material, side)| Sample {
+            cp: f64::from(cp),
+            material,
+            result: match winner {
+                None => 0,
+                Some(w) if w == side => 1,
+                Some(_) => -1,
+            },
+        })
+        .collect()
+}
+
+/// Mean negative log-likelihood of the results under `model`; infinite for
+/// a model whose midpoint or scale leaves the sane range anywhere between
+/// bare kings and the full set (a step function or a draw-free model).
+fn loss(model: &WdlModel, samples: &[Sample]) -> f64 {
+    let sane = [0.0, 78.0]
+        .iter()
+        .all(|m| model.a[0] + model.a[1] * m >= 0.0 && model.b[0] + model.b[1] * m >= 10.0);
+    if !sane {
+        return f64::INFINITY;
+    }
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = model.probabilities(s.cp, s.material);
+            let i = match s.result {
+                1 => 0,
+                0 => 1,
+                _ => 2,
+            };
+            -p[i].max(1e-9).ln()
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// Hooke-Jeeves pattern search from `start`: try each constant up and down
+/// by its step, keep what lowers the loss, halve the steps when nothing does.
+fn fit(start: WdlModel, samples: &[Sample]) -> WdlModel {
+    let mut x = [start.a[0], start.a[1], start.b[0], start.b[1]];
+    let mut step = [50.0, 1.0, 20.0, 0.5];
+    let model = |x: &[f64; 4]| WdlModel {
+        a: [x[0], x[1]],
+        b: [x[2], x[3]],
+    };
+    let mut best = loss(&model(&x), samples);
+    for _ in 0..2000 {
+        let mut improved = false;
+        for i in 0..4 {
+            for dir in [1.0, -1.0] {
+                let mut y = x;
+                y[i] += dir * step[i];
+                let l = loss(&model(&y), samples);
+                if l < best {
+                    (x, best, improved) = (y, l, true);
+                }
+            }
+        }
+        if !improved {
+            step.iter_mut().for_each(|s| *s /= 2.0);
+            if step[0] < 0.01 {
+                break;
+            }
+        }
+    }
+    model(&x)
+}
+
+/// Predicted against observed rates on `samples`, by bins of predicted win rate.
+fn calibration(model: &WdlModel, samples: &[Sample]) {
+    println!("| predicted win | positions | predicted W/D/L % | observed W/D/L % |");
+    println!("|---|---|---|---|");
+    let edges = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.01];
+    for bin in edges.windows(2) {
+        let inside: Vec<(&Sample, [f64; 3])> = samples
+            .iter()
+            .map(|s| (s, model.probabilities(s.cp, s.material)))
+            .filter(|(_, p)| p[0] >= bin[0] && p[0] < bin[1])
+            .collect();
+        if inside.is_empty() {
+            continue;
+        }
+        let n = inside.len() as f64;
+        let mut predicted = [0.0; 3];
+        let mut observed = [0.0; 3];
+        for (s, p) in &inside {
+            for k in 0..3 {
+                predicted[k] += p[k] / n;
+            }
+            observed[(1 - s.result) as usize] += 1.0 / n;
+        }
+        let pct = |v: [f64; 3]| {
+            format!(
+                "{:.0}/{:.0}/{:.0}",
+                v[0] * 100.0,
+                v[1] * 100.0,
+                v[2] * 100.0
+            )
+        };
+        println!(
+            "| {:.0}-{:.0}% | {} | {} | {} |",
+            bin[0] * 100.0,
+            (bin[1] * 100.0).min(100.0),
+            inside.len(),
+            pct(predicted),
+            pct(observed)
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(400);
+    let nodes: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5000);
+    let openings = openings();
+    let mut searcher = Searcher::new(16);
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut results = [0; 3];
+    for index in 0..games {
+        let samples = play(
+            index,
+            &openings[index % openings.len()],
+            nodes,
+            &mut searcher,
+        );
+        if let Some(first) = samples.first() {
+            // The first sample's side is White or Black; count the result once.
+            results[(1 - first.result.abs()) as usize] += 1;
+        }
+        if index % 5 == 4 {
+            held.extend(samples);
+        } else {
+            train.extend(samples);
+        }
+    }
+    println!(
+        "{games} games at {nodes} nodes per move: {} decisive, {} drawn; {} positions to fit, {} held out",
+        results[0],
+        results[1],
+        train.len(),
+        held.len()
+    );
+    let model = fit(WDL_MODEL, &train);
+    println!(
+        "fitted: a(m) = {:.1} + {:.3} m, b(m) = {:.1} + {:.3} m",
+        model.a[0], model.a[1], model.b[0], model.b[1]
+    );
+    // The baseline: the held-out results predicted by the training set's
+    // overall rates, whatever the score.
+    let mut rates = [0.0; 3];
+    for s in &train {
+        rates[(1 - s.result) as usize] += 1.0 / train.len() as f64;
+    }
+    let baseline: f64 = held
+        .iter()
+        .map(|s| -rates[(1 - s.result) as usize].max(1e-9).ln())
+        .sum::<f64>()
+        / held.len() as f64;
+    println!(
+        "held-out log loss: model {:.3}, the constants in wdl.rs {:.3}, score-blind rates {:.3}",
+        loss(&model, &held),
+        loss(&WDL_MODEL, &held),
+        baseline
+    );
+    calibration(&model, &held);
+}
