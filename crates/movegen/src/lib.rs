@@ -40,6 +40,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+mod san;
 #[cfg(test)]
 mod slow;
 mod square;
@@ -60,4 +61,5 @@ pub use perft::{
 };
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};
+pub use san::{San, SanError, Suffix};
 pub use square::{File, Rank, Square};
