@@ -29,8 +29,10 @@
 pub mod attacks;
 mod bitboard;
 mod castling;
+mod chess960;
 mod explain;
 mod fen;
+mod game;
 mod generate;
 mod make;
 mod masks;
@@ -50,6 +52,7 @@ pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
+pub use game::{Game, KeyHistory, Outcome};
 pub use generate::MoveSink;
 pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use move_list::{MoveList, MAX_MOVES};
