@@ -22,9 +22,11 @@
 #[path = "../tests/support/rng.rs"]
 mod rng;
 
-use movegen::{Color, Piece, Position};
+use movegen::{Color, Game, Position};
 use rng::Rng;
-use search::{wdl_material, Limits, Score, SearchControl, Searcher, WdlModel, WDL_MODEL};
+use search::{
+    wdl_material, Limits, Score, SearchControl, SearchInfo, Searcher, WdlModel, WDL_MODEL,
+};
 
 /// One position of a game: score and material for the side to move, and the
 /// result for the side to move (1 win, 0 draw, -1 loss).
@@ -50,24 +52,17 @@ fn openings() -> Vec<Position> {
         .collect()
 }
 
-fn insufficient(pos: &Position) -> bool {
-    let heavy = pos.pieces(Piece::Pawn) | pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen);
-    let minors = pos.pieces(Piece::Knight) | pos.pieces(Piece::Bishop);
-    heavy.is_empty() && minors.len() <= 1
-}
-
 /// Plays game `index` and returns its samples.
 fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> Vec<Sample> {
     let mut rng = Rng::new(0x5EED_0000 + index as u64);
-    let mut pos = *start;
-    let mut keys = vec![pos.key()];
+    let mut game = Game::new(*start);
     for _ in 0..RANDOM_PLIES {
-        let moves = pos.legal_moves();
+        let moves = game.position().legal_moves();
         if moves.is_empty() {
             break;
         }
-        pos = pos.play(moves[rng.below(moves.len())]);
-        keys.push(pos.key());
+        game.play(moves[rng.below(moves.len())])
+            .expect("a generated move is legal");
     }
     searcher.clear();
     let limits = Limits {
@@ -77,30 +72,27 @@ fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> 
     // (score for the side to move, material, side to move) per position.
     let mut seen: Vec<(i32, u32, Color)> = Vec::new();
     let winner: Option<Color> = loop {
-        if pos.legal_moves().is_empty() {
-            break pos.in_check().then_some(!pos.side_to_move());
+        if let Some(outcome) = game.outcome() {
+            break outcome.winner();
         }
-        let repeated = keys.iter().filter(|&&k| k == pos.key()).count() >= 3;
-        if pos.halfmove_clock() >= 100 || repeated || insufficient(&pos) || keys.len() > MAX_PLIES {
+        if game.moves().len() >= MAX_PLIES {
             break None;
         }
         let mut last = None;
-        let history = &keys[..keys.len() - 1];
         let result = searcher.search(
-            &pos,
-            history,
+            &game,
             &limits,
             &SearchControl::default(),
-            &mut |info| last = Some(info.score),
+            &mut |info: &SearchInfo| last = Some(info.score),
         );
+        let pos = *game.position();
         if let Some(Score::Cp(cp)) = last {
             seen.push((cp, wdl_material(&pos), pos.side_to_move()));
         }
         let mv = result
             .best
             .expect("a position with legal moves has a best move");
-        pos = pos.play(mv);
-        keys.push(pos.key());
+        game.play(mv).expect("the search returns a legal move");
     };
     seen.into_iter()
         .map(|(cp, material, side)| Sample {

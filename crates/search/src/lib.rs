@@ -30,7 +30,7 @@ pub use limits::{Limits, Score, SearchControl, SearchInfo, SearchResult, MAX_PLY
 pub use strength::{Strength, ELO_MAX, ELO_MIN};
 pub use wdl::{wdl, wdl_material, WdlModel, WDL_MODEL};
 
-use movegen::{Move, Position};
+use movegen::{Game, Move};
 use search::{RootMove, Shared, ThreadData};
 use std::time::Instant;
 use tt::Table;
@@ -68,22 +68,20 @@ impl Searcher {
         }
     }
 
-    /// Searches `root`. `history` holds the zobrist keys of the positions before
-    /// `root` in the game, oldest first, for repetition detection. `report` is
-    /// called after each completed depth, once per line. Returns no move only
-    /// when there is no legal move. With a [`Strength`] in `limits`, the
-    /// search is cut to its nodes and lines, and the move is its choice
-    /// among the last depth's lines.
+    /// Searches the game's current position; its earlier positions count for
+    /// repetitions. `report` is called after each completed depth, once per
+    /// line. Returns no move only when there is no legal move. With a
+    /// [`Strength`] in `limits`, the search is cut to its nodes and lines,
+    /// and the move is its choice among the last depth's lines.
     pub fn search(
         &mut self,
-        root: &Position,
-        history: &[u64],
+        game: &Game,
         limits: &Limits,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let Some(strength) = limits.strength else {
-            return self.search_full(root, history, limits, control, report);
+            return self.search_full(game, limits, control, report);
         };
         let mut weak = limits.clone();
         weak.nodes = Some(
@@ -103,7 +101,7 @@ impl Searcher {
             }
             report(info);
         };
-        let result = self.search_full(root, history, &weak, control, &mut record);
+        let result = self.search_full(game, &weak, control, &mut record);
         let scored: Vec<(Move, Score)> = lines.iter().map(|l| (l.0, l.1)).collect();
         match strength.choose(&scored) {
             Some(mv) if result.best.is_some() => {
@@ -119,13 +117,13 @@ impl Searcher {
 
     fn search_full(
         &mut self,
-        root: &Position,
-        history: &[u64],
+        game: &Game,
         limits: &Limits,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
+        let (root, history) = (game.position(), game.keys());
         let moves: Vec<RootMove> = root
             .legal_moves()
             .iter()

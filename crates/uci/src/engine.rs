@@ -10,7 +10,7 @@ use crate::output::Output;
 use crate::position::parse_position;
 use crate::report::bench_summary;
 use crate::worker::{JobKind, PerftJob, SearchJob, Worker};
-use movegen::Position;
+use movegen::Game;
 use std::time::Duration;
 
 /// Runs `search::bench` (at its default depth if `None`) on this thread and
@@ -35,9 +35,8 @@ pub enum Flow {
 pub struct Engine {
     out: Output,
     options: Options,
-    position: Position,
-    /// Keys of the positions before `position`, oldest first.
-    history: Vec<u64>,
+    /// The position set by `position`, with the moves that led to it.
+    game: Game,
     worker: Worker,
     /// Varies the weakened search's choices from move to move and run to run.
     games_seed: u64,
@@ -56,8 +55,7 @@ impl Engine {
         Engine {
             out,
             options,
-            position: Position::startpos(),
-            history: Vec::new(),
+            game: Game::default(),
             worker,
             // The clock, so that two games at the same Elo differ.
             games_seed: std::time::SystemTime::now()
@@ -75,8 +73,7 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
                 self.worker.clear();
-                self.position = Position::startpos();
-                self.history.clear();
+                self.game = Game::default();
             }
             Command::Debug(on) => self
                 .out
@@ -95,12 +92,12 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Display => {
-                for line in describe(&self.position, self.options.chess960) {
+                for line in describe(self.game.position(), self.options.chess960) {
                     self.out.line(&line);
                 }
             }
             Command::Eval => {
-                for line in eval_lines(&self.position) {
+                for line in eval_lines(self.game.position()) {
                     self.out.line(&line);
                 }
             }
@@ -142,10 +139,7 @@ impl Engine {
     /// `position ...`; all or nothing.
     fn set_position(&mut self, tokens: &[String]) {
         match parse_position(tokens, self.options.chess960) {
-            Ok((position, history)) => {
-                self.position = position;
-                self.history = history;
-            }
+            Ok(game) => self.game = game,
             Err(e) => self
                 .out
                 .error(&format!("position: {e}; position unchanged")),
@@ -154,7 +148,7 @@ impl Engine {
 
     fn go(&mut self, tokens: &[String]) {
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let mut req = match parse_go(&tokens, &self.position, self.options.chess960) {
+        let mut req = match parse_go(&tokens, self.game.position(), self.options.chess960) {
             Ok(req) => req,
             Err(e) => return self.out.error(&e.to_string()),
         };
@@ -167,7 +161,7 @@ impl Engine {
         let chess960 = self.options.chess960;
         if let Some(depth) = req.perft {
             let job = PerftJob {
-                pos: self.position,
+                pos: *self.game.position(),
                 depth,
                 threads: self.options.threads,
                 hash_mb: self.options.perft_hash_mb,
@@ -183,8 +177,7 @@ impl Engine {
             req.limits.strength = Some(search::Strength::new(self.options.elo, self.games_seed));
         }
         let job = SearchJob {
-            root: self.position,
-            history: self.history.clone(),
+            game: self.game.clone(),
             limits: req.limits,
             chess960,
             show_wdl: self.options.show_wdl,

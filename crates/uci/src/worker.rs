@@ -11,7 +11,7 @@ use crate::output::Output;
 use crate::perft;
 use crate::report::{bench_summary, bestmove_line, info_line, perft_lines};
 use crossbeam_channel::{Receiver, Sender};
-use movegen::Position;
+use movegen::{Game, Position};
 use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -19,10 +19,8 @@ use std::thread;
 
 /// A search to run: an owned copy of everything it needs.
 pub struct SearchJob {
-    /// The position to search.
-    pub root: Position,
-    /// Keys of the game's earlier positions, oldest first.
-    pub history: Vec<u64>,
+    /// The game whose current position is searched.
+    pub game: Game,
     /// The limits, options included (threads, multipv, move overhead).
     pub limits: Limits,
     /// Whether castling is written king-takes-rook.
@@ -121,7 +119,7 @@ impl Worker {
     pub fn submit(&mut self, kind: JobKind, ponder: bool) {
         self.forget_ended();
         let endless = match &kind {
-            JobKind::Search(s) => !s.limits.ends_by_itself(s.root.side_to_move()),
+            JobKind::Search(s) => !s.limits.ends_by_itself(s.game.position().side_to_move()),
             JobKind::Perft(_) | JobKind::Bench(_) => false,
         };
         let control = SearchControl::default();
@@ -246,10 +244,10 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
     match kind {
         JobKind::Search(s) => {
             let chess960 = s.chess960;
-            let material = s.show_wdl.then(|| search::wdl_material(&s.root));
+            let material = s.show_wdl.then(|| search::wdl_material(s.game.position()));
             let result = guarded(out, "the search", || {
                 let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960, material));
-                searcher.search(&s.root, &s.history, &s.limits, &control, &mut report)
+                searcher.search(&s.game, &s.limits, &control, &mut report)
             });
             if result.is_none() {
                 // Whatever it held may be inconsistent.
@@ -261,7 +259,7 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
                     && (s.limits.infinite || control.pondering.load(Ordering::SeqCst))
             };
             while held() && wake.recv().is_ok() {}
-            out.line(&bestmove_line(&s.root, result, chess960));
+            out.line(&bestmove_line(s.game.position(), result, chess960));
         }
         JobKind::Perft(p) => {
             let div = guarded(out, "perft", || {
@@ -355,8 +353,7 @@ mod tests {
         let mut worker = Worker::start(Output::new(captured.clone()), 1);
         let search = |infinite| {
             JobKind::Search(Box::new(SearchJob {
-                root: Position::startpos(),
-                history: Vec::new(),
+                game: Game::default(),
                 limits: Limits {
                     infinite,
                     ..Limits::default()
