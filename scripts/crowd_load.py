@@ -6,8 +6,9 @@ Usage: scripts/crowd_load.py ENGINE [--experts 50] [--tasks 10] [--threads 8]
 
 Starts the server on a fresh database, loads the thesis positions and the
 standard perft suite as the organiser, then runs the simulated experts at
-once, each on its own keep-alive connection: join, then up to --tasks times
-ask for the next position and submit a move set. The sets come from
+once, each on its own connection (reopened when the server closes it after
+a reply, as it does; the reconnect counts in the latency): join, then up
+to --tasks times ask for the next position and submit a move set. The sets come from
 python-chess, not from the server: most experts submit every legal move;
 one in ten shares a misconception (no en passant, no castling), and any
 expert now and then forgets a move, so tasks end confirmed, flagged or open.
@@ -50,7 +51,7 @@ def start(engine, db, token_file, threads):
 
 
 class Client:
-    """One keep-alive connection; records each request's latency."""
+    """One HTTP connection, kept alive if the server allows; records each request's latency."""
 
     def __init__(self, port, token=None):
         self.port = port

@@ -2,8 +2,8 @@
 //! routes each mode registers, query strings, bodies, and JSON replies.
 
 use serde_json::{json, Value};
-use std::io::Read;
-use tiny_http::{Header, Method, Request, Response};
+use std::io::{Read, Write};
+use tiny_http::{Method, Request, StatusCode};
 
 /// Largest request body we read (a case is a FEN and a few hundred moves).
 const MAX_BODY: u64 = 64 * 1024;
@@ -65,27 +65,58 @@ impl Reply {
         }
     }
 
-    /// Sends the reply; a client gone away is no error of ours.
+    /// Sends the reply and asks the client to close the connection; a client
+    /// gone away is no error of ours.
+    ///
+    /// `Connection: close` because `tiny_http` 0.12 runs each connection as
+    /// one task of its thread pool, and the pool can lose a wake-up: when two
+    /// connections arrive while an idle thread is still waking, the second is
+    /// queued although no thread will take it, and it waits until some
+    /// thread's connection ends. Kept-alive connections end only when the
+    /// client leaves (there is no idle timeout), so a browser could wait for
+    /// another browser to go. Closed after each reply, connections end within
+    /// milliseconds and a queued one is taken at once. `tiny_http` refuses a
+    /// `Connection` header in a `Response`, so the head is written here.
     pub fn send(self, request: Request) {
-        let header = |name: &str, value: &str| {
-            Header::from_bytes(name.as_bytes(), value.as_bytes())
-                .expect("our header names and values are ASCII")
-        };
-        let mut response = Response::from_string(self.body)
-            .with_status_code(self.status)
-            .with_header(header("Content-Type", self.content_type))
-            .with_header(header("X-Content-Type-Options", "nosniff"))
-            .with_header(header("Cache-Control", "no-store"))
-            .with_header(header(
-                "Content-Security-Policy",
-                "default-src 'self'; style-src 'self'; img-src 'self' data:",
-            ));
-        for (name, value) in &self.headers {
-            response.add_header(header(name, value));
-        }
-        if let Err(e) = request.respond(response) {
+        let head_only = *request.method() == Method::Head;
+        let head = self.head();
+        let mut writer = request.into_writer();
+        let sent = writer
+            .write_all(head.as_bytes())
+            .and_then(|()| match head_only {
+                true => Ok(()),
+                false => writer.write_all(self.body.as_bytes()),
+            })
+            .and_then(|()| writer.flush());
+        if let Err(e) = sent {
             log::debug!("reply not delivered: {e}");
         }
+    }
+
+    /// The status line and headers of the reply, ending in the blank line.
+    fn head(&self) -> String {
+        let reason = StatusCode(self.status).default_reason_phrase();
+        let mut head = format!("HTTP/1.1 {} {reason}\r\n", self.status);
+        let fixed = [
+            ("Content-Type", self.content_type),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Cache-Control", "no-store"),
+            (
+                "Content-Security-Policy",
+                "default-src 'self'; style-src 'self'; img-src 'self' data:",
+            ),
+            ("Connection", "close"),
+        ];
+        let extra = self.headers.iter().map(|(n, v)| (*n, v.as_str()));
+        for (name, value) in fixed.into_iter().chain(extra) {
+            assert!(
+                !value.contains(['\r', '\n']),
+                "our header values are one line: {name}"
+            );
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", self.body.len()));
+        head
     }
 }
 
@@ -287,6 +318,26 @@ pub fn json_body(request: &mut Request) -> Result<Value, Reply> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_asks_the_client_to_close() {
+        let reply = Reply::error(404, "no such page: /x").with_header("Set-Cookie", "a=b".into());
+        let head = reply.head();
+        assert!(head.starts_with("HTTP/1.1 404 Not Found\r\n"), "{head}");
+        for line in [
+            "Content-Type: application/json",
+            "Connection: close",
+            "Set-Cookie: a=b",
+            "X-Content-Type-Options: nosniff",
+        ] {
+            assert!(
+                head.contains(&format!("\r\n{line}\r\n")),
+                "{line} in {head}"
+            );
+        }
+        let length = format!("\r\nContent-Length: {}\r\n\r\n", reply.body.len());
+        assert!(head.ends_with(&length), "{head}");
+    }
 
     #[test]
     fn decodes_queries() {
