@@ -7,6 +7,7 @@
 
 mod api;
 mod http;
+mod play;
 
 use http::{check_caller, json_body, param, split_url, Reply};
 use movegen::Position;
@@ -19,6 +20,7 @@ use tiny_http::{Method, Request, Server};
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
+const PLAY_JS: &str = include_str!("page/play.js");
 
 /// Most claims a case may hold (a position has at most 218 legal moves).
 const MAX_CLAIMS: usize = 1000;
@@ -34,6 +36,7 @@ struct State {
     port: u16,
     start_fen: String,
     cases: Option<PathBuf>,
+    play: play::Play,
 }
 
 /// Serves the page until the process is stopped.
@@ -49,20 +52,21 @@ pub fn run(options: Options) -> Result<(), String> {
         .to_ip()
         .map(|a| a.port())
         .ok_or("the server has no TCP address")?;
-    let state = State {
+    let mut state = State {
         port,
         start_fen: start.fen(api::is_chess960(&start)),
         cases: options.cases,
+        play: play::Play::new(),
     };
     println!("listening on http://127.0.0.1:{port}/");
     std::io::stdout().flush().map_err(|e| e.to_string())?;
     loop {
         let request = server.recv().map_err(|e| format!("server stopped: {e}"))?;
-        handle(&state, request);
+        handle(&mut state, request);
     }
 }
 
-fn handle(state: &State, mut request: Request) {
+fn handle(state: &mut State, mut request: Request) {
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         respond(state, &mut request).unwrap_or_else(|e| e)
     }))
@@ -73,15 +77,19 @@ fn handle(state: &State, mut request: Request) {
     reply.send(request);
 }
 
-fn respond(state: &State, request: &mut Request) -> Result<Reply, Reply> {
+fn respond(state: &mut State, request: &mut Request) -> Result<Reply, Reply> {
     check_caller(request, state.port)?;
     let (path, params) = split_url(request.url())?;
     let method = request.method().clone();
     let get = method == Method::Get || method == Method::Head;
+    if path.starts_with("/api/play/") {
+        return play::respond(&mut state.play, &method, &path, request);
+    }
     match (path.as_str(), get) {
         ("/" | "/index.html", true) => Ok(Reply::file("text/html; charset=utf-8", INDEX_HTML)),
         ("/app.js", true) => Ok(Reply::file("text/javascript; charset=utf-8", APP_JS)),
         ("/style.css", true) => Ok(Reply::file("text/css; charset=utf-8", STYLE_CSS)),
+        ("/play.js", true) => Ok(Reply::file("text/javascript; charset=utf-8", PLAY_JS)),
         ("/api/config", true) => Ok(Reply::json(json!({
             "start_fen": state.start_fen,
             "cases_file": state.cases.as_ref().map(|p| p.display().to_string()),
@@ -130,8 +138,9 @@ fn respond(state: &State, request: &mut Request) -> Result<Reply, Reply> {
         ("/api/suites", true) => Ok(Reply::json(api::suites())),
         ("/api/cases", false) if method == Method::Post => save_case(state, request),
         (
-            "/" | "/index.html" | "/app.js" | "/style.css" | "/api/config" | "/api/position"
-            | "/api/compare" | "/api/divide" | "/api/random" | "/api/suites" | "/api/cases",
+            "/" | "/index.html" | "/app.js" | "/style.css" | "/play.js" | "/api/config"
+            | "/api/position" | "/api/compare" | "/api/divide" | "/api/random" | "/api/suites"
+            | "/api/cases",
             _,
         ) => Err(Reply::error(
             405,

@@ -1,5 +1,6 @@
 // The board page: collect an expert's moves, or explore the generator's
-// bitboards. All chess logic is on the server; this file draws and asks.
+// bitboards (Play mode is in play.js). All chess logic is on the server;
+// this file draws and asks.
 "use strict";
 
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
@@ -104,6 +105,7 @@ function squareOrder() {
 
 function overlaySets() {
   const pos = state.pos;
+  if (state.mode === "play") return playOverlay();
   if (state.mode !== "explore" || state.overlay === "none") return null;
   const b = pos.bitboards;
   switch (state.overlay) {
@@ -179,6 +181,7 @@ function render() {
   $("ranks").innerHTML = [...(state.flipped ? "12345678" : "87654321")].map((r) => `<span>${r}</span>`).join("");
   renderClaims();
   renderBitboard(overlay);
+  if (state.mode === "play") playDecorate(overlay);
   $("save").disabled = !state.casesFile;
   $("save").title = state.casesFile ? "append this case to " + state.casesFile
     : "start with engine gui --cases FILE to save cases";
@@ -253,13 +256,14 @@ function onPointerDown(ev) {
     }
     return;
   }
-  if (state.selected !== null && state.selected !== i) {
+  if (state.mode === "play" && !playMayMove()) return;
+  if (state.selected !== null && state.selected !== i && !(state.mode === "play" && playOwn(i))) {
     const from = state.selected;
     state.selected = null;
     claim(from, i);
     return;
   }
-  if (!state.pos.board[i]) return;
+  if (!state.pos.board[i] || (state.mode === "play" && !playOwn(i))) return;
   const ghost = document.createElement("span");
   ghost.id = "ghost";
   const piece = sq.querySelector(".piece");
@@ -297,15 +301,17 @@ function onPointerUp(ev) {
 }
 
 function claim(from, to) {
-  if (state.timer && Date.now() > state.timer.end) return;
+  const play = state.mode === "play";
+  if (!play && state.timer && Date.now() > state.timer.end) return;
   const piece = state.pos.board[from];
   if (!piece) return;
   const text = sqName(from) + sqName(to);
+  const submit = play ? playMove : (move) => addClaim(move, to);
   const lastRank = piece === "P" ? to >= 56 : piece === "p" ? to < 8 : false;
   if (lastRank) {
-    choosePromotion(piece === "P", (letter) => addClaim(text + letter, to));
+    choosePromotion(piece === "P", (letter) => submit(text + letter));
   } else {
-    addClaim(text, to);
+    submit(text);
   }
 }
 
@@ -515,13 +521,21 @@ async function loadSuites() {
 }
 
 function setMode(mode) {
+  const leftPlay = state.mode === "play" && mode !== "play";
   state.mode = mode;
   state.selected = null;
-  $("collect-panel").hidden = mode !== "collect";
-  $("explore-panel").hidden = mode !== "explore";
-  $("mode-collect").classList.toggle("active", mode === "collect");
-  $("mode-explore").classList.toggle("active", mode === "explore");
-  render();
+  for (const m of ["collect", "explore", "play"]) {
+    $(m + "-panel").hidden = mode !== m;
+    $("mode-" + m).classList.toggle("active", mode === m);
+  }
+  $("position-panel").hidden = mode === "play";
+  if (mode === "play") {
+    playEnter();
+  } else if (leftPlay) {
+    loadFen($("fen").value);
+  } else {
+    render();
+  }
 }
 
 async function start() {
@@ -536,6 +550,7 @@ async function start() {
   $("flip").addEventListener("click", () => { state.flipped = !state.flipped; render(); });
   $("mode-collect").addEventListener("click", () => setMode("collect"));
   $("mode-explore").addEventListener("click", () => setMode("explore"));
+  $("mode-play").addEventListener("click", () => setMode("play"));
   $("undo").addEventListener("click", () => { state.claims.pop(); render(); });
   $("clear").addEventListener("click", () => { state.claims = []; $("results").hidden = true; render(); });
   $("finish").addEventListener("click", finish);
@@ -557,6 +572,7 @@ async function start() {
   await loadFen(config.start_fen);
   if (params.get("fen")) await loadFen(params.get("fen"));
   await loadSuites();
+  if (params.get("mode") === "play") setMode("play");
 }
 
 start().catch((e) => showError(e.message));

@@ -1,0 +1,330 @@
+//! One game between the person at the page and the engine: the game record,
+//! who plays which side, the strength, the clock and how the game ended.
+//!
+//! The board rules (legal moves, SAN, checkmate, draws) are the library's;
+//! this file only adds what a game at a board has on top: a clock whose flag
+//! can fall, resignation, taking moves back, and the engine's limits.
+
+use super::clock::Clock;
+use movegen::{Color, Move, Position};
+use search::Limits;
+use std::time::{Duration, Instant, SystemTime};
+
+/// The engine's thinking time a move when there is no clock and no
+/// strength setting limits it.
+pub const UNTIMED_MOVE: Duration = Duration::from_secs(3);
+
+/// Kept back from the engine's clock for the page's own delays.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// How strongly the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Full strength: the clock's time management (or [`UNTIMED_MOVE`]).
+    Full,
+    /// At most this long a move (a quarter of its clock if that is less).
+    MoveTime(Duration),
+}
+
+impl Strength {
+    /// Parses `full` or `movetime:<ms>` (10 ms to 60 s).
+    pub fn parse(text: &str) -> Result<Strength, String> {
+        if text == "full" {
+            return Ok(Strength::Full);
+        }
+        match text.strip_prefix("movetime:").map(str::parse::<u64>) {
+            Some(Ok(ms @ 10..=60_000)) => Ok(Strength::MoveTime(Duration::from_millis(ms))),
+            _ => Err(format!(
+                "strength must be \"full\" or \"movetime:<10 to 60000 ms>\", not {text:?}"
+            )),
+        }
+    }
+
+    /// The name the page and the PGN show.
+    pub fn label(self) -> String {
+        match self {
+            Strength::Full => "full strength".to_string(),
+            Strength::MoveTime(t) => format!("{} s a move", t.as_secs_f64()),
+        }
+    }
+
+    /// The same value as [`Strength::parse`] reads it.
+    pub fn code(self) -> String {
+        match self {
+            Strength::Full => "full".to_string(),
+            Strength::MoveTime(t) => format!("movetime:{}", t.as_millis()),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The draws by rule come with movegen's game outcome (merged next).
+#[allow(dead_code)]
+pub enum Reason {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no move and is not in check.
+    Stalemate,
+    /// The same position for the third time.
+    Repetition,
+    /// Fifty moves by each side without a capture or pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// A flag fell.
+    Time,
+    /// The person resigned.
+    Resignation,
+}
+
+impl Reason {
+    /// The word the JSON carries.
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "threefold repetition",
+            Reason::FiftyMoves => "fifty-move rule",
+            Reason::InsufficientMaterial => "insufficient material",
+            Reason::Time => "time",
+            Reason::Resignation => "resignation",
+        }
+    }
+}
+
+/// The end of a game: the winner (`None`: a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct End {
+    /// Who won; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+impl End {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// How a game is set up.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The starting position.
+    pub start: Position,
+    /// Whether castling is written king-takes-rook.
+    pub chess960: bool,
+    /// The person's side.
+    pub person: Color,
+    /// The engine's strength.
+    pub strength: Strength,
+    /// Base time and increment, or no clock.
+    pub clock: Option<(Duration, Duration)>,
+}
+
+/// One game on the page.
+pub struct Session {
+    /// How the game was set up.
+    pub setup: Setup,
+    /// The positions of the game, the start first.
+    positions: Vec<Position>,
+    /// The moves played, one fewer than the positions.
+    moves: Vec<Move>,
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
+    /// How the game ended, once it has.
+    pub end: Option<End>,
+    /// When the game started (for the PGN's date).
+    pub started: SystemTime,
+}
+
+impl Session {
+    /// A new game; the side to move's clock starts at `now`.
+    pub fn new(setup: Setup, now: Instant) -> Session {
+        let clock = setup.clock.map(|(base, inc)| {
+            let mut clock = Clock::new(base, inc);
+            clock.start(setup.start.side_to_move(), now);
+            clock
+        });
+        let mut session = Session {
+            positions: vec![setup.start],
+            setup,
+            moves: Vec::new(),
+            clock,
+            end: None,
+            started: SystemTime::now(),
+        };
+        session.end = session.board_end();
+        if session.end.is_some() {
+            session.stop_clock(now);
+        }
+        session
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions
+            .last()
+            .expect("a game has its start position")
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The positions, the start first, one more than the moves.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// Whether the engine is to move in a game still going.
+    pub fn engine_to_move(&self) -> bool {
+        self.end.is_none() && self.position().side_to_move() != self.setup.person
+    }
+
+    /// Plays `mv` (legal in the current position) completed at `at`: the
+    /// clock is pressed, and the game ends if a flag had fallen or the
+    /// board rules end it.
+    pub fn play(&mut self, mv: Move, at: Instant) {
+        if let Some(clock) = &mut self.clock {
+            if let Err(fallen) = clock.press(at) {
+                self.lose_on_time(fallen, at);
+                return;
+            }
+        }
+        let next = self.position().play(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.end = self.board_end();
+        if self.end.is_some() {
+            self.stop_clock(at);
+        }
+    }
+
+    /// Ends the game if the running side's flag has fallen by `now`.
+    pub fn check_flag(&mut self, now: Instant) {
+        let fallen = self
+            .clock
+            .as_ref()
+            .filter(|_| self.end.is_none())
+            .and_then(|c| c.fallen(now));
+        if let Some(side) = fallen {
+            self.lose_on_time(side, now);
+        }
+    }
+
+    /// The person resigns at `now`.
+    pub fn resign(&mut self, now: Instant) {
+        self.end = Some(End {
+            winner: Some(!self.setup.person),
+            reason: Reason::Resignation,
+        });
+        self.stop_clock(now);
+    }
+
+    /// Takes back the person's last move and any engine reply after it;
+    /// the person's clock runs again (time spent stays spent).
+    ///
+    /// # Errors
+    /// When the person has no move to take back, or the game ended on time
+    /// or by resignation.
+    pub fn undo(&mut self, now: Instant) -> Result<(), String> {
+        if let Some(End {
+            reason: reason @ (Reason::Time | Reason::Resignation),
+            ..
+        }) = self.end
+        {
+            return Err(format!("the game ended by {}", reason.code()));
+        }
+        let person = self.setup.person;
+        let last = (0..self.moves.len())
+            .rev()
+            .find(|&i| self.positions[i].side_to_move() == person)
+            .ok_or("you have no move to take back")?;
+        self.moves.truncate(last);
+        self.positions.truncate(last + 1);
+        self.end = None;
+        if let Some(clock) = &mut self.clock {
+            clock.start(person, now);
+        }
+        Ok(())
+    }
+
+    /// The limits the engine searches the current position with at `now`.
+    pub fn limits(&self, now: Instant) -> Limits {
+        let mut limits = Limits {
+            move_overhead: MOVE_OVERHEAD,
+            ..Limits::default()
+        };
+        let side = self.position().side_to_move();
+        match (&self.clock, self.setup.strength) {
+            (Some(clock), Strength::Full) => {
+                for color in Color::ALL {
+                    limits.time[color.index()] = Some(clock.left(color, now));
+                    limits.inc[color.index()] = Some(clock.inc);
+                }
+            }
+            (Some(clock), Strength::MoveTime(t)) => {
+                // A quarter of what is left shrinks the clock geometrically:
+                // a fixed-time level never loses on time.
+                limits.movetime = Some(t.min(clock.left(side, now) / 4));
+            }
+            (None, Strength::Full) => limits.movetime = Some(UNTIMED_MOVE),
+            (None, Strength::MoveTime(t)) => limits.movetime = Some(t),
+        }
+        limits
+    }
+
+    /// Zobrist keys of the positions before the current one, oldest first.
+    pub fn history(&self) -> Vec<u64> {
+        let n = self.positions.len() - 1;
+        self.positions[..n].iter().map(Position::key).collect()
+    }
+
+    fn lose_on_time(&mut self, side: Color, now: Instant) {
+        self.end = Some(End {
+            winner: Some(!side),
+            reason: Reason::Time,
+        });
+        self.stop_clock(now);
+    }
+
+    fn stop_clock(&mut self, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(now);
+        }
+    }
+
+    /// How the board rules end the game here, if they do.
+    fn board_end(&self) -> Option<End> {
+        let pos = self.position();
+        if !pos.legal_moves().is_empty() {
+            return None;
+        }
+        Some(if pos.in_check() {
+            End {
+                winner: Some(!pos.side_to_move()),
+                reason: Reason::Checkmate,
+            }
+        } else {
+            End {
+                winner: None,
+                reason: Reason::Stalemate,
+            }
+        })
+    }
+}
+
+/// `mv`, played from `before`, in SAN.
+// Placeholder until movegen's SAN is merged: UCI text.
+pub fn san(before: &Position, mv: Move) -> String {
+    let _ = before;
+    mv.to_uci(false).to_string()
+}
