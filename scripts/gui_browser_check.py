@@ -6,8 +6,10 @@ Usage: scripts/gui_browser_check.py ENGINE_PATH [--screenshots DIR]
 Loads thesis positions from the bundled list, drags legal moves, an illegal
 move and a promotion, finishes and checks the found / missed / wrong lists
 and the reasons, saves the case and checks the line written, switches on the
-pin overlay and checks its hexadecimal value against python-chess, and fails
-on any browser console error. Expected move lists come from
+pin overlay and checks its hexadecimal value against python-chess, plays a
+short timed game against the engine in Play mode (drag moves, SAN list,
+clocks, undo, looking back, an overlay, the downloaded PGN read back by
+python-chess), and fails on any browser console error. Expected move lists come from
 tests/data/thesis_positions.epd, not from the server under test.
 """
 import argparse
@@ -20,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 import chess
+import chess.pgn
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -56,11 +59,13 @@ def start_server(engine, cases):
     return proc, match.group(1)
 
 
-def browser(profile):
+def browser(profile, downloads):
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for flag in FLAGS + [f"--user-data-dir={profile}"]:
         options.add_argument(flag)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(downloads), "download.prompt_for_download": False})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     return webdriver.Chrome(service=service, options=options)
@@ -207,10 +212,87 @@ def bad_fen(page):
     check(page.el(".sq[data-sq='a1']") is not None and before, "board still shown")
 
 
+def sans_shown(page):
+    return [e.text for e in page.d.find_elements(By.CSS_SELECTOR, "#play-moves .move")]
+
+
+def clock_texts(page):
+    return [page.el(f"#{c} .time").text for c in ("clock-top", "clock-bottom")]
+
+
+def play_move(page, candidates, n_before):
+    """Drags the first candidate legal after the SANs shown; waits for the reply."""
+    board = chess.Board()
+    for san in sans_shown(page):
+        board.push_san(san)
+    move = next(m for m in map(chess.Move.from_uci, candidates) if m in board.legal_moves)
+    page.drag(chess.square_name(move.from_square), chess.square_name(move.to_square))
+    page.wait.until(lambda d: len(sans_shown(page)) == n_before + 2)
+    return board.san(move)
+
+
+def play_a_game(page, downloads, shots):
+    """A 1+1 game at 0.1 s a move: drags, SAN, clocks, undo, review, PGN."""
+    page.el("#mode-play").click()
+    page.wait.until(lambda d: page.el("#play-setup").is_displayed())
+    Select(page.el("#play-strength")).select_by_value("movetime:100")
+    for field, value in (("#play-base", "1"), ("#play-inc", "1")):
+        page.el(field).clear()
+        page.el(field).send_keys(value)
+    page.el("#play-new").click()
+    page.wait.until(lambda d: page.el("#play-game").is_displayed())
+    page.wait.until(lambda d: page.el("#clock-bottom").get_attribute("class") == "clock running")
+    check(page.el("#clock-bottom .who").text == "White \u00b7 You", "the person's clock below")
+    first = clock_texts(page)
+    san = play_move(page, ["e2e4"], 0)
+    check(sans_shown(page)[0] == san == "e4", f"SAN list {sans_shown(page)}")
+    page.wait.until(lambda d: clock_texts(page)[0] != first[0])
+    check(clock_texts(page)[0] != "1:00", f"the engine's clock ran: {clock_texts(page)}")
+    play_move(page, ["g1f3", "b1c3", "a2a3"], 2)
+    play_move(page, ["f1c4", "d2d4", "h2h3", "a2a3"], 4)
+    shown = sans_shown(page)
+    page.el("#play-undo").click()
+    page.wait.until(lambda d: len(sans_shown(page)) == 4)
+    check(sans_shown(page) == shown[:4], f"undo took back a move and its reply: {sans_shown(page)}")
+    play_move(page, ["b1c3", "d2d3", "h2h3"], 4)
+    # Looking back: the position after 1. e4.
+    page.el('#play-moves .move[data-ply="1"]').click()
+    page.wait.until(lambda d: page.el("#play-review").is_displayed())
+    check(page.el(".sq[data-sq='e4'] .piece").get_attribute("title") == "white pawn"
+          and not page.d.find_elements(By.CSS_SELECTOR, ".sq[data-sq='e2'] .piece"), "the board after 1. e4")
+    page.el("#play-live").click()
+    page.wait.until(lambda d: not page.el("#play-review").is_displayed())
+    board = chess.Board()
+    for san in sans_shown(page):
+        board.push_san(san)
+    Select(page.el("#play-overlay")).select_by_value("attacked_by_them")
+    lit = sorted(e.get_attribute("data-sq") for e in page.d.find_elements(By.CSS_SELECTOR, ".sq.on"))
+    attacked = sorted(chess.square_name(s) for s in chess.SQUARES if board.is_attacked_by(chess.BLACK, s))
+    check(lit == attacked, "the squares Black attacks, as python-chess counts them")
+    if shots:
+        page.d.save_screenshot(str(shots / "play-game.png"))
+    Select(page.el("#play-overlay")).select_by_value("none")
+    page.el("#play-pgn").click()
+    page.wait.until(lambda d: list(downloads.glob("*.pgn")))
+    with open(next(downloads.glob("*.pgn"))) as f:
+        game = chess.pgn.read_game(f)
+    check(not game.errors, f"python-chess reads the PGN without errors {game.errors}")
+    final = game.end().board()
+    check(final.fen() == board.fen(), f"the PGN ends in the page's position {final.fen()}")
+    check(game.headers["TimeControl"] == "60+1" and game.headers["Result"] == "*", "PGN tags")
+    page.el("#play-resign").click()
+    page.d.switch_to.alert.accept()
+    page.wait.until(lambda d: "by resignation" in page.el("#play-status").text)
+    check("Black wins (0-1)" in page.el("#play-status").text, f"status: {page.el('#play-status').text}")
+    check(page.el("#play-moves li.result").text == "0-1", "the result closes the move list")
+    if shots:
+        page.d.save_screenshot(str(shots / "play-resigned.png"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
-    parser.add_argument("--screenshots", type=Path, help="directory for the two screenshots")
+    parser.add_argument("--screenshots", type=Path, help="directory for the screenshots")
     args = parser.parse_args()
     if args.screenshots:
         args.screenshots.mkdir(parents=True, exist_ok=True)
@@ -220,7 +302,10 @@ def main():
     proc, url = start_server(args.engine, cases)
     driver = None
     try:
-        driver = browser(work / "profile")
+        downloads = work / "downloads"
+        downloads.mkdir()
+        driver = browser(work / "profile", downloads)
+        driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         driver.get(url)
         page = Page(driver, url)
         page.wait.until(lambda d: page.fen_shown())
@@ -230,6 +315,10 @@ def main():
         chess960_and_en_passant(page, *positions[10])
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no console errors {errors}")
+        play_a_game(page, downloads, args.screenshots)
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no console errors in Play mode {errors}")
+        page.el("#mode-collect").click()
         bad_fen(page)
         # The bad FEN's 400 reply is logged by Chromium itself; nothing else may be.
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"

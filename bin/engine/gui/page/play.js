@@ -127,7 +127,7 @@ function playStatus() {
     now = "<b>Your move.</b>";
   }
   if (g.engine) {
-    const score = g.engine.mate !== undefined ? `mate ${g.engine.mate}` : `${(g.engine.cp / 100).toFixed(2)}`;
+    const score = g.engine.mate !== undefined ? `mate ${g.engine.mate}` : `${g.engine.cp >= 0 ? "+" : ""}${(g.engine.cp / 100).toFixed(2)}`;
     now += ` <span class="help">Engine: depth ${g.engine.depth}, score ${score} (its view)</span>`;
   }
   if (g.engine_error) now += ` <span class="check">${g.engine_error}</span>`;
