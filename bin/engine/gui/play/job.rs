@@ -138,10 +138,13 @@ impl Thinker {
 }
 
 fn engine_loop(tasks: Receiver<Task>, done: Sender<Done>) {
-    let mut searcher = Searcher::new(HASH_MB);
+    // The table is made for the first search: a page never used for a game
+    // never allocates it.
+    let mut table: Option<Searcher> = None;
     for task in tasks {
         match task {
             Task::Search(id, job, control) => {
+                let searcher = table.get_or_insert_with(|| Searcher::new(HASH_MB));
                 let mut last = None;
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     let mut report = |info: &SearchInfo| {
@@ -157,7 +160,7 @@ fn engine_loop(tasks: Receiver<Task>, done: Sender<Done>) {
                     Err(_) => {
                         log::error!("internal error in the page's search; the engine carries on");
                         // Whatever it held may be inconsistent.
-                        searcher = Searcher::new(HASH_MB);
+                        table = None;
                         None
                     }
                 };
@@ -169,7 +172,11 @@ fn engine_loop(tasks: Receiver<Task>, done: Sender<Done>) {
                     info: last,
                 });
             }
-            Task::Clear => searcher.clear(),
+            Task::Clear => {
+                if let Some(searcher) = &mut table {
+                    searcher.clear();
+                }
+            }
         }
     }
 }
