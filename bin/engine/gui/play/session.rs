@@ -328,3 +328,122 @@ pub fn san(before: &Position, mv: Move) -> String {
     let _ = before;
     mv.to_uci(false).to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn setup(person: Color, strength: Strength, clock: Option<(u64, u64)>) -> Setup {
+        Setup {
+            start: Position::startpos(),
+            chess960: false,
+            person,
+            strength,
+            clock: clock.map(|(b, i)| (ms(b), ms(i))),
+        }
+    }
+
+    fn play(s: &mut Session, text: &str, at: Instant) {
+        let mv = s.position().parse_uci_move(text, false).unwrap();
+        s.play(mv, at);
+    }
+
+    #[test]
+    fn strengths_parse_and_print() {
+        assert_eq!(Strength::parse("full"), Ok(Strength::Full));
+        assert_eq!(
+            Strength::parse("movetime:500"),
+            Ok(Strength::MoveTime(ms(500)))
+        );
+        for bad in [
+            "",
+            "Full",
+            "movetime:",
+            "movetime:9",
+            "movetime:60001",
+            "movetime:-5",
+        ] {
+            assert!(Strength::parse(bad).is_err(), "{bad}");
+        }
+        for s in [Strength::Full, Strength::MoveTime(ms(100))] {
+            assert_eq!(Strength::parse(&s.code()), Ok(s));
+        }
+        assert_eq!(Strength::MoveTime(ms(500)).label(), "0.5 s a move");
+    }
+
+    #[test]
+    fn the_engine_gets_the_clock_or_its_level() {
+        let t0 = Instant::now();
+        let full = Session::new(
+            setup(Color::Black, Strength::Full, Some((60_000, 2_000))),
+            t0,
+        );
+        let limits = full.limits(t0 + ms(1_500));
+        assert_eq!(limits.time, [Some(ms(58_500)), Some(ms(60_000))]);
+        assert_eq!(limits.inc, [Some(ms(2_000)); 2]);
+        assert_eq!(limits.movetime, None);
+        let level = Strength::MoveTime(ms(1_000));
+        let short = Session::new(setup(Color::Black, level, Some((2_000, 0))), t0);
+        assert_eq!(
+            short.limits(t0).movetime,
+            Some(ms(500)),
+            "a quarter of the clock"
+        );
+        let long = Session::new(setup(Color::Black, level, Some((60_000, 0))), t0);
+        assert_eq!(long.limits(t0).movetime, Some(ms(1_000)));
+        let untimed = Session::new(setup(Color::Black, Strength::Full, None), t0);
+        assert_eq!(untimed.limits(t0).movetime, Some(UNTIMED_MOVE));
+        assert_eq!(untimed.limits(t0).time, [None, None]);
+    }
+
+    #[test]
+    fn undo_takes_back_to_the_persons_last_move() {
+        let t0 = Instant::now();
+        let mut s = Session::new(setup(Color::White, Strength::Full, Some((60_000, 0))), t0);
+        assert!(s.undo(t0).is_err(), "nothing to take back");
+        play(&mut s, "e2e4", t0);
+        assert!(s.engine_to_move());
+        // While the engine thinks: the person's move only.
+        s.undo(t0).unwrap();
+        assert_eq!(s.moves().len(), 0);
+        play(&mut s, "e2e4", t0);
+        play(&mut s, "e7e5", t0);
+        play(&mut s, "g1f3", t0);
+        play(&mut s, "b8c6", t0);
+        assert_eq!(s.history().len(), 4);
+        s.undo(t0 + ms(5_000)).unwrap();
+        assert_eq!(s.moves().len(), 2);
+        assert_eq!(s.clock.as_ref().unwrap().running(), Some(Color::White));
+        assert!(!s.engine_to_move());
+    }
+
+    #[test]
+    fn a_flag_fall_and_a_resignation_are_final() {
+        let t0 = Instant::now();
+        let mut s = Session::new(setup(Color::Black, Strength::Full, Some((1_000, 0))), t0);
+        play(&mut s, "e2e4", t0 + ms(500));
+        play(&mut s, "e7e5", t0 + ms(600));
+        s.check_flag(t0 + ms(1_000));
+        assert_eq!(s.end, None);
+        s.check_flag(t0 + ms(1_100));
+        let time = Some(End {
+            winner: Some(Color::Black),
+            reason: Reason::Time,
+        });
+        assert_eq!(s.end, time);
+        assert!(s.undo(t0 + ms(1_200)).is_err());
+        // A move that arrives after the flag fell does not count.
+        let mut late = Session::new(setup(Color::White, Strength::Full, Some((1_000, 0))), t0);
+        play(&mut late, "e2e4", t0 + ms(1_001));
+        assert_eq!(late.moves().len(), 0);
+        assert_eq!(late.end.map(|e| e.winner), Some(Some(Color::Black)));
+        let mut resigned = Session::new(setup(Color::White, Strength::Full, None), t0);
+        resigned.resign(t0);
+        assert_eq!(resigned.end.map(End::result), Some("0-1"));
+        assert!(resigned.undo(t0).is_err());
+    }
+}
