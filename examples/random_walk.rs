@@ -1,16 +1,20 @@
 //! Seeded random games for differential testing against python-chess.
 //!
 //! Prints one line per position reached: `FEN;sorted legal moves;verdict;move
-//! played` (the verdict is `none`, `check`, `checkmate` or `stalemate`), after a
-//! `game <index> <std|960> <start FEN>` header per game and before an
-//! `end <games> <positions>` trailer. `scripts/differential` reads the stream
-//! and replays every game with python-chess. Each game has its own generator,
-//! seeded from `--seed` and the game index, so `--game I` replays game I alone.
+//! played;SAN of the sorted moves` (the verdict is `none`, `check`, `checkmate`
+//! or `stalemate`), after a `game <index> <std|960> <start FEN>` header per game
+//! and before an `end <games> <positions>` trailer. `scripts/differential` reads
+//! the stream and replays every game with python-chess. Each game has its own
+//! generator, seeded from `--seed` and the game index, so `--game I` replays
+//! game I alone. With `--every-source`, each position of the EPD files is first
+//! printed as a game of its own with no move played, so every legal move of
+//! every suite position is compared; the random games follow.
 //!
 //! While walking it also checks what python-chess cannot see: the incremental
 //! key equals the from-scratch key, the printed FEN parses back to the same
 //! position and key, the move counters agree with the move list, and every move
-//! round-trips through its UCI text. Failures are `selfcheck ...` lines.
+//! round-trips through its UCI text and its SAN (also without its `+`/`#`).
+//! Failures are `selfcheck ...` lines.
 //!
 //! ```text
 //! cargo run --release --example random_walk -- --positions 100000 \
@@ -32,12 +36,13 @@ struct Options {
     positions: u64,
     max_plies: u32,
     game: Option<usize>,
+    every_source: bool,
     /// Start positions with their Chess960 flag; the start position comes first.
     sources: Vec<(String, bool)>,
 }
 
 const USAGE: &str = "usage: random_walk [--seed S] [--positions N] [--max-plies P] \
-[--game I] [--epd FILE]... [--epd960 FILE]...";
+[--game I] [--every-source] [--epd FILE]... [--epd960 FILE]...";
 
 fn parse_args() -> Result<Options, String> {
     let mut opts = Options {
@@ -45,6 +50,7 @@ fn parse_args() -> Result<Options, String> {
         positions: 10_000,
         max_plies: 200,
         game: None,
+        every_source: false,
         sources: vec![(STARTPOS_FEN.to_string(), false)],
     };
     let mut args = std::env::args().skip(1);
@@ -59,6 +65,7 @@ fn parse_args() -> Result<Options, String> {
             "--positions" => opts.positions = number(value()?)?,
             "--max-plies" => opts.max_plies = number(value()?)? as u32,
             "--game" => opts.game = Some(number(value()?)? as usize),
+            "--every-source" => opts.every_source = true,
             "--epd" | "--epd960" => {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
@@ -104,8 +111,43 @@ fn self_checks(pos: &Position, moves: &[Move], fen: &str, chess960: bool) -> Vec
         if !pos.is_legal(mv) || pos.parse_uci_move(&text, chess960) != Ok(mv) {
             failures.push(format!("move {text} fails is_legal or parse_uci_move"));
         }
+        let san = pos.san(mv).to_string();
+        let bare = san.trim_end_matches(['+', '#']);
+        if pos.parse_san(&san) != Ok(mv) || pos.parse_san(bare) != Ok(mv) {
+            failures.push(format!("move {text} does not round-trip through SAN {san}"));
+        }
     }
     failures
+}
+
+/// Writes the line of one position, with `played` (if any) as its move, and
+/// any self-check failures before it.
+fn write_position(
+    out: &mut impl Write,
+    where_: &str,
+    pos: &Position,
+    moves: &[Move],
+    chess960: bool,
+    played: Option<Move>,
+) -> io::Result<()> {
+    let fen = pos.fen(false);
+    for failure in self_checks(pos, moves, &fen, chess960) {
+        writeln!(out, "selfcheck {where_}: {failure}: {fen}")?;
+    }
+    let mut texts: Vec<(String, String)> = moves
+        .iter()
+        .map(|&m| (m.to_uci(chess960).to_string(), pos.san(m).to_string()))
+        .collect();
+    texts.sort_unstable();
+    let (ucis, sans): (Vec<String>, Vec<String>) = texts.into_iter().unzip();
+    let played = played.map_or("-".to_string(), |m| m.to_uci(chess960).to_string());
+    let v = verdict(pos, !moves.is_empty());
+    writeln!(
+        out,
+        "{fen};{};{v};{played};{}",
+        ucis.join(" "),
+        sans.join(" ")
+    )
 }
 
 /// Plays one game, writing its lines; returns the number of positions printed.
@@ -133,23 +175,13 @@ fn walk(
     let mut printed = 0;
     for ply in 0.. {
         let moves = pos.legal_moves();
-        let fen = pos.fen(false);
-        for failure in self_checks(&pos, &moves, &fen, chess960) {
-            writeln!(out, "selfcheck game {index} ply {ply}: {failure}: {fen}")?;
-        }
-        let mut texts: Vec<String> = moves
-            .iter()
-            .map(|m| m.to_uci(chess960).to_string())
-            .collect();
-        texts.sort_unstable();
         let stop = moves.is_empty()
             || ply >= opts.max_plies
             || pos.halfmove_clock() >= 100
             || printed + 1 >= budget;
         let played = (!stop).then(|| moves[rng.below(moves.len())]);
-        let played_text = played.map_or("-".to_string(), |m| m.to_uci(chess960).to_string());
-        let v = verdict(&pos, !moves.is_empty());
-        writeln!(out, "{fen};{};{v};{played_text}", texts.join(" "))?;
+        let where_ = format!("game {index} ply {ply}");
+        write_position(out, &where_, &pos, &moves, chess960, played)?;
         printed += 1;
         match played {
             Some(mv) => pos = pos.play(mv),
@@ -159,10 +191,28 @@ fn walk(
     Ok(printed)
 }
 
+/// Prints every source position as a game of its own with no move played;
+/// returns how many.
+fn every_source(out: &mut impl Write, opts: &Options) -> Result<u64, Box<dyn std::error::Error>> {
+    for (k, (fen, chess960)) in opts.sources.iter().enumerate() {
+        let pos = Position::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        let kind = if *chess960 { "960" } else { "std" };
+        writeln!(out, "source {k} {kind} {fen}")?;
+        let moves = pos.legal_moves();
+        write_position(out, &format!("source {k}"), &pos, &moves, *chess960, None)?;
+    }
+    Ok(opts.sources.len() as u64)
+}
+
 fn run(opts: &Options) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let (mut games, mut positions) = (0u64, 0u64);
+    if opts.every_source {
+        let n = every_source(&mut out, opts)?;
+        games += n;
+        positions += n;
+    }
     match opts.game {
         Some(index) => {
             positions += walk(&mut out, index, opts, u64::MAX)?;
@@ -170,11 +220,13 @@ fn run(opts: &Options) -> Result<(), Box<dyn std::error::Error>> {
         }
         None => {
             let mut index = 0;
-            while positions < opts.positions {
-                positions += walk(&mut out, index, opts, opts.positions - positions)?;
+            let mut walked = 0;
+            while walked < opts.positions {
+                walked += walk(&mut out, index, opts, opts.positions - walked)?;
                 games += 1;
                 index += 1;
             }
+            positions += walked;
         }
     }
     writeln!(out, "end {games} {positions}")?;

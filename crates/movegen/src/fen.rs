@@ -197,6 +197,15 @@ impl Position {
     }
 }
 
+/// Parses a FEN, as [`Position::from_fen`].
+impl std::str::FromStr for Position {
+    type Err = FenError;
+
+    fn from_str(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(fen)
+    }
+}
+
 /// The FEN with X-FEN castling (plain `KQkq` for standard chess).
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

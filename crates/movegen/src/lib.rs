@@ -29,8 +29,10 @@
 pub mod attacks;
 mod bitboard;
 mod castling;
+mod chess960;
 mod explain;
 mod fen;
+mod game;
 mod generate;
 mod make;
 mod masks;
@@ -40,6 +42,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+mod san;
 #[cfg(test)]
 mod slow;
 mod square;
@@ -49,6 +52,7 @@ pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
+pub use game::{Game, KeyHistory, Outcome};
 pub use generate::MoveSink;
 pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use move_list::{MoveList, MAX_MOVES};
@@ -60,4 +64,5 @@ pub use perft::{
 };
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};
+pub use san::{San, SanError, Suffix};
 pub use square::{File, Rank, Square};
