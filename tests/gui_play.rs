@@ -169,6 +169,8 @@ fn illegal_moves_are_refused_with_their_reason() {
         (json!({"strength": "movetime:5"}), "strength must be"),
         (json!({"base": -1}), "base must be"),
         (json!({"inc": 61}), "inc must be"),
+        (json!({"chess960": 960}), "chess960 must be"),
+        (json!({"chess960": 5, "fen": LADDER}), "not both"),
     ] {
         let (status, reply) = s.post("/api/play/new", &setup);
         assert_eq!(status, 400, "{setup}: {reply}");
@@ -303,4 +305,38 @@ fn the_clock_charges_each_side_and_a_flag_falls() {
     assert!(pgn.contains("[TimeControl \"0.5+0\"]"), "{pgn}");
     assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
     assert!(pgn.ends_with("\n0-1\n"), "{pgn}");
+}
+
+#[test]
+fn draws_and_chess960_come_from_the_library() {
+    let s = start();
+    // Kxd2 leaves king and knight against king.
+    new_game(
+        &s,
+        json!({"fen": "4k3/8/8/8/8/8/3n4/3NK3 w - - 0 1", "strength": "movetime:50"}),
+    );
+    let state = play(&s, "e1d2");
+    assert_eq!(state["end"]["reason"], "insufficient material");
+    assert_eq!(state["end"]["winner"], Value::Null);
+    assert_eq!(state["result"], "1/2-1/2");
+    assert_eq!(state["thinking"], false, "no search after the end");
+
+    let state = new_game(
+        &s,
+        json!({"chess960": 0, "color": "black", "strength": "movetime:50"}),
+    );
+    assert_eq!(state["chess960"], true);
+    assert_eq!(
+        state["start_fen"],
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    );
+    wait_for(&s, Duration::from_secs(30), engine_done);
+    let (_, _, pgn) = s.send("GET", "/api/play/pgn", "");
+    assert!(pgn.contains("[White \"Pinmask "), "{pgn}");
+    assert!(pgn.contains("[Black \"Player\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"bbqnnrkr/"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("\n\n1. "), "{pgn}");
 }

@@ -65,6 +65,7 @@ function playNew(ev) {
     inc: Number($("play-inc").value),
   };
   if ($("play-from").value === "fen") body.fen = $("play-fen").value.trim();
+  if ($("play-from").value === "960") body.chess960 = Number($("play-960").value);
   play.flip = false;
   playRequest("/api/play/new", body);
 }
@@ -109,6 +110,7 @@ function playDecorate(overlay) {
   }
   $("play-overlay-note").textContent = overlay ? overlay.title + (overlay.note ? ": " + overlay.note : "") : "";
   $("play-status").innerHTML = playStatus();
+  if (g.end && play.view === null) $("status").insertAdjacentHTML("beforeend", ` \u00b7 <b>game over: ${g.end.result}</b>`);
   $("play-undo").disabled = !!g.end && (g.end.reason === "time" || g.end.reason === "resignation");
   $("play-resign").disabled = !!g.end;
   $("play-review").hidden = play.view === null;
@@ -264,6 +266,8 @@ function playSetup() {
   $("play-setup").addEventListener("submit", playNew);
   $("play-from").addEventListener("change", () => {
     $("play-fen").hidden = $("play-from").value !== "fen";
+    $("play-960-box").hidden = $("play-from").value !== "960";
+    if ($("play-from").value === "960") $("play-960").value = Math.floor(Math.random() * 960);
     if (!$("play-fen").value) $("play-fen").value = $("fen").value;
   });
   $("play-undo").addEventListener("click", () => playRequest("/api/play/undo", {}));

@@ -112,10 +112,25 @@ pub fn respond(
 /// The set-up a `POST /api/play/new` body asks for.
 fn setup(body: &Value) -> Result<Setup, Reply> {
     let bad = |m: String| Reply::error(400, m);
-    let start = match body.get("fen") {
-        None | Some(Value::Null) => Position::startpos(),
-        Some(Value::String(fen)) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
+    let fen = match body.get("fen") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(fen)) => Some(fen),
         Some(_) => return Err(bad("\"fen\" must be a string".into())),
+    };
+    let number = match body.get("chess960") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .and_then(Position::chess960)
+                .ok_or_else(|| bad("chess960 must be a start position number, 0 to 959".into()))?,
+        ),
+    };
+    let start = match (fen, number) {
+        (Some(_), Some(_)) => return Err(bad("give a fen or a chess960 number, not both".into())),
+        (Some(fen), None) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
+        (None, Some(pos)) => pos,
+        (None, None) => Position::startpos(),
     };
     let person = match body.get("color").and_then(Value::as_str).unwrap_or("white") {
         "white" => Color::White,
@@ -152,7 +167,7 @@ fn setup(body: &Value) -> Result<Setup, Reply> {
     };
     let (base, inc) = (secs("base", MAX_BASE)?, secs("inc", MAX_INC)?);
     Ok(Setup {
-        chess960: api::is_chess960(&start),
+        chess960: number.is_some() || api::is_chess960(&start),
         start,
         person,
         strength,
@@ -306,12 +321,6 @@ impl Play {
             .ok_or_else(|| Reply::error(409, "no game: start one with POST /api/play/new"))?;
         let chess960 = s.setup.chess960;
         let positions = s.positions();
-        let sans: Vec<String> = s
-            .moves()
-            .iter()
-            .zip(positions)
-            .map(|(&mv, before)| session::san(before, mv))
-            .collect();
         let engine = format!(
             "Pinmask {} ({})",
             env!("CARGO_PKG_VERSION"),
@@ -333,11 +342,7 @@ impl Play {
             setup_fen: (!standard).then(|| start.fen(chess960)),
             chess960,
             time_control: s.setup.clock,
-            first_move: (
-                start.fullmove_number(),
-                start.side_to_move() == Color::Black,
-            ),
-            sans: &sans,
+            movetext: &s.movetext(),
             result: s.end.map_or("*", End::result),
             termination,
         }))

@@ -1,5 +1,6 @@
 //! A game as PGN: the seven standard tags, the set-up and time-control tags,
-//! SAN movetext in lines of at most 80 characters, and the result.
+//! the library's SAN movetext in lines of at most 80 characters, and the
+//! result.
 
 use std::fmt::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -16,10 +17,8 @@ pub struct PgnGame<'a> {
     pub chess960: bool,
     /// Base and increment, or `None` without a clock.
     pub time_control: Option<(Duration, Duration)>,
-    /// The full-move number and side (`true`: Black) of the first move.
-    pub first_move: (u32, bool),
-    /// The moves in SAN.
-    pub sans: &'a [String],
+    /// The moves in SAN with move numbers (`movegen::Game::movetext`).
+    pub movetext: &'a str,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game still going.
     pub result: &'a str,
     /// The `Termination` tag's value, for a finished game.
@@ -110,26 +109,11 @@ pub fn write(game: &PgnGame) -> String {
     out
 }
 
-/// Move numbers, SAN moves and the result, wrapped at 80 characters.
+/// The movetext and the result, wrapped at 80 characters.
 fn movetext(game: &PgnGame) -> String {
-    let (mut number, mut black) = game.first_move;
-    let mut tokens = Vec::new();
-    for (i, san) in game.sans.iter().enumerate() {
-        if !black {
-            tokens.push(format!("{number}."));
-        } else if i == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(san.clone());
-        if black {
-            number += 1;
-        }
-        black = !black;
-    }
-    tokens.push(game.result.to_string());
     let mut out = String::new();
     let mut line_len = 0;
-    for token in tokens {
+    for token in game.movetext.split_whitespace().chain([game.result]) {
         if line_len > 0 && line_len + 1 + token.len() > 80 {
             out.push('\n');
             line_len = 0;
@@ -138,7 +122,7 @@ fn movetext(game: &PgnGame) -> String {
             line_len += 1;
         }
         line_len += token.len();
-        out += &token;
+        out += token;
     }
     out
 }
@@ -156,21 +140,15 @@ mod tests {
         assert_eq!(civil_date(day(20_416)), (2025, 11, 24));
     }
 
-    fn sans(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
-
     #[test]
     fn standard_start_with_clock() {
-        let moves = sans(&["f3", "e5", "g4", "Qh4#"]);
         let text = write(&PgnGame {
             players: ["Player".into(), "Pinmask \"x\"".into()],
             date: UNIX_EPOCH,
             setup_fen: None,
             chess960: false,
             time_control: Some((Duration::from_secs(300), Duration::from_millis(2500))),
-            first_move: (1, false),
-            sans: &moves,
+            movetext: "1. f3 e5 2. g4 Qh4#",
             result: "0-1",
             termination: Some("normal"),
         });
@@ -185,17 +163,18 @@ mod tests {
 
     #[test]
     fn black_first_from_a_fen_and_long_games_wrap() {
-        let moves: Vec<String> = (0..60)
-            .map(|i| ["Nf6", "Nf3", "Ng8", "Ng1"][i % 4].to_string())
-            .collect();
+        let mut moves = "1... Nf6".to_string();
+        for n in 2..=31 {
+            let pair = if n % 2 == 0 { "Nf3 Ng8" } else { "Ng1 Nf6" };
+            moves += &format!(" {n}. {pair}");
+        }
         let text = write(&PgnGame {
             players: ["A".into(), "B".into()],
             date: UNIX_EPOCH,
             setup_fen: Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into()),
             chess960: true,
             time_control: None,
-            first_move: (1, true),
-            sans: &moves,
+            movetext: &moves,
             result: "*",
             termination: None,
         });
@@ -205,6 +184,7 @@ mod tests {
         assert!(body.lines().count() > 2);
         assert!(body.lines().all(|l| l.len() <= 80), "{body}");
         let tokens: Vec<&str> = body.split_whitespace().collect();
-        assert_eq!(tokens[tokens.len() - 3..], ["31.", "Ng1", "*"]);
+        assert_eq!(tokens[tokens.len() - 3..], ["Ng1", "Nf6", "*"]);
+        assert_eq!(tokens.len(), moves.split(' ').count() + 1);
     }
 }

@@ -6,7 +6,7 @@
 //! can fall, resignation, taking moves back, and the engine's limits.
 
 use super::clock::Clock;
-use movegen::{Color, Move, Position};
+use movegen::{Color, Game, Move, Outcome, Position};
 use search::Limits;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -59,8 +59,6 @@ impl Strength {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-// The draws by rule come with movegen's game outcome (merged next).
-#[allow(dead_code)]
 pub enum Reason {
     /// The side to move is mated.
     Checkmate,
@@ -103,6 +101,21 @@ pub struct End {
 }
 
 impl End {
+    /// The end the library's game outcome describes.
+    pub fn from_outcome(outcome: Outcome) -> End {
+        let reason = match outcome {
+            Outcome::Checkmate { .. } => Reason::Checkmate,
+            Outcome::Stalemate => Reason::Stalemate,
+            Outcome::InsufficientMaterial => Reason::InsufficientMaterial,
+            Outcome::FiftyMoves => Reason::FiftyMoves,
+            Outcome::Repetition => Reason::Repetition,
+        };
+        End {
+            winner: outcome.winner(),
+            reason,
+        }
+    }
+
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self.winner {
@@ -132,10 +145,9 @@ pub struct Setup {
 pub struct Session {
     /// How the game was set up.
     pub setup: Setup,
-    /// The positions of the game, the start first.
-    positions: Vec<Position>,
-    /// The moves played, one fewer than the positions.
-    moves: Vec<Move>,
+    /// The moves and positions, with the board rules' outcome.
+    game: Game,
+
     /// The clock, if the game has one.
     pub clock: Option<Clock>,
     /// How the game ended, once it has.
@@ -153,9 +165,8 @@ impl Session {
             clock
         });
         let mut session = Session {
-            positions: vec![setup.start],
+            game: Game::new(setup.start),
             setup,
-            moves: Vec::new(),
             clock,
             end: None,
             started: SystemTime::now(),
@@ -169,19 +180,22 @@ impl Session {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions
-            .last()
-            .expect("a game has its start position")
+        self.game.position()
     }
 
     /// The moves played so far.
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.game.moves()
     }
 
     /// The positions, the start first, one more than the moves.
     pub fn positions(&self) -> &[Position] {
-        &self.positions
+        self.game.positions()
+    }
+
+    /// The moves in SAN with move numbers, as PGN writes them.
+    pub fn movetext(&self) -> String {
+        self.game.movetext()
     }
 
     /// Whether the engine is to move in a game still going.
@@ -199,9 +213,9 @@ impl Session {
                 return;
             }
         }
-        let next = self.position().play(mv);
-        self.positions.push(next);
-        self.moves.push(mv);
+        self.game
+            .play(mv)
+            .expect("moves played are the person's checked ones or the search's legal ones");
         self.end = self.board_end();
         if self.end.is_some() {
             self.stop_clock(at);
@@ -244,12 +258,14 @@ impl Session {
             return Err(format!("the game ended by {}", reason.code()));
         }
         let person = self.setup.person;
-        let last = (0..self.moves.len())
+        let positions = self.game.positions();
+        let last = (0..positions.len() - 1)
             .rev()
-            .find(|&i| self.positions[i].side_to_move() == person)
+            .find(|&i| positions[i].side_to_move() == person)
             .ok_or("you have no move to take back")?;
-        self.moves.truncate(last);
-        self.positions.truncate(last + 1);
+        while self.game.moves().len() > last {
+            self.game.undo();
+        }
         self.end = None;
         if let Some(clock) = &mut self.clock {
             clock.start(person, now);
@@ -284,8 +300,11 @@ impl Session {
 
     /// Zobrist keys of the positions before the current one, oldest first.
     pub fn history(&self) -> Vec<u64> {
-        let n = self.positions.len() - 1;
-        self.positions[..n].iter().map(Position::key).collect()
+        let positions = self.game.positions();
+        positions[..positions.len() - 1]
+            .iter()
+            .map(Position::key)
+            .collect()
     }
 
     fn lose_on_time(&mut self, side: Color, now: Instant) {
@@ -304,29 +323,13 @@ impl Session {
 
     /// How the board rules end the game here, if they do.
     fn board_end(&self) -> Option<End> {
-        let pos = self.position();
-        if !pos.legal_moves().is_empty() {
-            return None;
-        }
-        Some(if pos.in_check() {
-            End {
-                winner: Some(!pos.side_to_move()),
-                reason: Reason::Checkmate,
-            }
-        } else {
-            End {
-                winner: None,
-                reason: Reason::Stalemate,
-            }
-        })
+        self.game.outcome().map(End::from_outcome)
     }
 }
 
 /// `mv`, played from `before`, in SAN.
-// Placeholder until movegen's SAN is merged: UCI text.
 pub fn san(before: &Position, mv: Move) -> String {
-    let _ = before;
-    mv.to_uci(false).to_string()
+    before.san(mv).to_string()
 }
 
 #[cfg(test)]
