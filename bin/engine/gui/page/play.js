@@ -122,7 +122,9 @@ function playStatus() {
   let now;
   if (g.end) {
     const winner = g.end.winner ? `${SIDE[g.end.winner]} wins` : "Draw";
-    now = `<b>${winner} (${g.end.result}) by ${g.end.reason}.</b>`;
+    now = g.end.reason === "time" && !g.end.winner
+      ? "<b>Draw (1/2-1/2): a flag fell, but the other side has only its king.</b>"
+      : `<b>${winner} (${g.end.result}) by ${g.end.reason}.</b>`;
   } else if (g.thinking) {
     now = "<b>The engine is thinking\u2026</b>";
   } else {

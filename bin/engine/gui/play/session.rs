@@ -6,7 +6,7 @@
 //! can fall, resignation, taking moves back, and the engine's limits.
 
 use super::clock::Clock;
-use movegen::{Color, Game, Move, Outcome, Position};
+use movegen::{Color, Game, Move, Outcome, Piece, Position};
 use search::Limits;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -307,9 +307,13 @@ impl Session {
             .collect()
     }
 
+    /// `side`'s flag fell: it loses, unless the other side has a bare king
+    /// and so could never mate (then it is a draw, as FIDE's rules have it).
     fn lose_on_time(&mut self, side: Color, now: Instant) {
+        let pos = self.position();
+        let bare = pos.colored(!side) == pos.pieces_of(!side, Piece::King);
         self.end = Some(End {
-            winner: Some(!side),
+            winner: (!bare).then_some(!side),
             reason: Reason::Time,
         });
         self.stop_clock(now);
@@ -448,5 +452,19 @@ mod tests {
         resigned.resign(t0);
         assert_eq!(resigned.end.map(End::result), Some("0-1"));
         assert!(resigned.undo(t0).is_err());
+        // A bare king cannot win on time.
+        let mut bare = Session::new(
+            Setup {
+                start: Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap(),
+                ..setup(Color::Black, Strength::Full, Some((1_000, 0)))
+            },
+            t0,
+        );
+        bare.check_flag(t0 + ms(1_000));
+        let draw = Some(End {
+            winner: None,
+            reason: Reason::Time,
+        });
+        assert_eq!(bare.end, draw);
     }
 }
