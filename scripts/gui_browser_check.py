@@ -26,6 +26,7 @@ import chess.pgn
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -262,6 +263,15 @@ def play_a_game(page, downloads, shots):
     page.wait.until(lambda d: page.el("#play-review").is_displayed())
     check(page.el(".sq[data-sq='e4'] .piece").get_attribute("title") == "white pawn"
           and not page.d.find_elements(By.CSS_SELECTOR, ".sq[data-sq='e2'] .piece"), "the board after 1. e4")
+    ActionChains(page.d).send_keys(Keys.ARROW_RIGHT).perform()
+    page.wait.until(lambda d: page.el("#play-moves .move.current").get_attribute("data-ply") == "2")
+    two = chess.Board()
+    for san in sans_shown(page)[:2]:
+        two.push_san(san)
+    reply = two.move_stack[1]
+    marked = sorted(e.get_attribute("data-sq") for e in page.d.find_elements(By.CSS_SELECTOR, ".sq.last"))
+    check(marked == sorted([chess.square_name(reply.from_square), chess.square_name(reply.to_square)]),
+          f"the right arrow steps to Black's first move, its squares marked: {marked}")
     page.el("#play-live").click()
     page.wait.until(lambda d: not page.el("#play-review").is_displayed())
     board = chess.Board()

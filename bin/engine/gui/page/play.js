@@ -290,6 +290,16 @@ function playSetup() {
     play.overlay = $("play-overlay").value;
     render();
   });
+  // Left and right arrows step back and forward through the game.
+  document.addEventListener("keydown", (ev) => {
+    if (state.mode !== "play" || !playLive() || ev.target.closest("input, select, textarea")) return;
+    const last = play.game.moves.length;
+    const at = play.view === null ? last : play.view;
+    const to = ev.key === "ArrowLeft" ? at - 1 : ev.key === "ArrowRight" ? at + 1 : null;
+    if (to === null || to < 0 || to > last) return;
+    ev.preventDefault();
+    playView(to);
+  });
   play.tick = setInterval(() => { if (state.mode === "play") renderClocks(); }, 100);
 }
 
