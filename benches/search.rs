@@ -2,7 +2,7 @@
 //! iteration does the same work (the node count is printed once).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use movegen::Position;
+use movegen::{Game, Position};
 use search::{Limits, SearchControl, Searcher};
 
 /// An opening, a tactical middlegame and an endgame.
@@ -28,9 +28,12 @@ fn search(pos: &Position, depth: u32) -> u64 {
         ..Limits::default()
     };
     let mut nodes = 0;
-    searcher.search(pos, &[], &limits, &SearchControl::default(), &mut |i| {
-        nodes = i.nodes
-    });
+    searcher.search(
+        &Game::new(*pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |i| nodes = i.nodes,
+    );
     nodes
 }
 

@@ -38,3 +38,40 @@ fn plain_perft_prints_nodes_time_speed() {
     assert_eq!(stdout.lines().next(), Some("nodes 4865609"));
     assert_eq!(stdout.lines().count(), 3);
 }
+
+fn engine_moves(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .arg("moves")
+        .args(args)
+        .output()
+        .expect("the engine binary runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("output is UTF-8");
+    (out.status.success(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn moves_in_uci_and_san_line_up() {
+    // Castling both ways, a promotion with check, and en passant.
+    let fen = "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1";
+    let (ok, uci, _) = engine_moves(&["--fen", fen]);
+    assert!(ok);
+    let (ok, san, stderr) = engine_moves(&["--fen", fen, "--san"]);
+    assert!(ok && stderr.is_empty(), "{stderr}");
+    let pairs: Vec<(&str, &str)> = uci.lines().zip(san.lines()).collect();
+    assert_eq!(uci.lines().count(), san.lines().count());
+    for want in [
+        ("e1g1", "O-O"),
+        ("e1c1", "O-O-O"),
+        ("b7a8q", "bxa8=Q+"),
+        ("b7b8n", "b8=N"),
+        ("e5d6", "exd6"),
+        ("a1a8", "Rxa8+"),
+    ] {
+        assert!(pairs.contains(&want), "{want:?} in {pairs:?}");
+    }
+    // Chess960 castling input is king-takes-rook; SAN is the same.
+    let (_, uci960, _) = engine_moves(&["--fen", fen, "--chess960"]);
+    assert!(uci960.lines().any(|l| l == "e1h1"));
+    let (ok, _, stderr) = engine_moves(&["--fen", "not a fen", "--san"]);
+    assert!(!ok && stderr.starts_with("error: invalid FEN"), "{stderr}");
+}

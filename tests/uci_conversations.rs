@@ -64,6 +64,10 @@ fn d_shows_board_fen_key_checkers_and_pins() {
         .any(|l| l.starts_with("Key: ") && l.len() == 21));
     assert!(lines.contains(&"Checkers: b5".to_string()));
     assert!(lines.contains(&"Legal moves: 5".to_string()));
+    assert!(
+        lines.contains(&"Moves: b8c6 Nc6, b8d7 Nd7, c7c6 c6, c8d7 Bd7, d8d7 Qd7".to_string()),
+        "{lines:?}"
+    );
     assert!(lines
         .iter()
         .any(|l| l == " | r | n | b | q | k | b | n | r | 8"));
@@ -323,6 +327,9 @@ fn chess960_castling_in_king_takes_rook_notation() {
         lines.contains(&"Fen: 1r2kr2/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b fb - 1 1".to_string()),
         "{lines:?}"
     );
+    // Black's castling in king-takes-rook UCI beside its SAN.
+    let moves = lines.iter().find(|l| l.starts_with("Moves: ")).unwrap();
+    assert!(moves.contains("e8b8 O-O-O, e8d8 Kd8, e8f8 O-O,"), "{moves}");
     // The king's two-square step is no move in Chess960 mode.
     e.send(&format!("position fen {fen} moves b1g1"));
     let errors = e.ready();

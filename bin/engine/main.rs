@@ -42,7 +42,7 @@ enum Cmd {
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=65536))]
         hash: u32,
     },
-    /// List the legal moves of a position in UCI notation, one per line.
+    /// List the legal moves of a position, one per line, in UCI notation (or SAN).
     Moves {
         /// Position (default: the start position).
         #[arg(long, default_value = STARTPOS_FEN)]
@@ -50,6 +50,9 @@ enum Cmd {
         /// Castling in king-takes-rook notation (Chess960).
         #[arg(long)]
         chess960: bool,
+        /// Write the moves in SAN (`Nf3`, `exd6`, `O-O`) instead of UCI.
+        #[arg(long)]
+        san: bool,
     },
     /// Search the fixed benchmark positions; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -105,10 +108,14 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn moves(fen: &str, chess960: bool) -> Result<(), String> {
+fn moves(fen: &str, chess960: bool, san: bool) -> Result<(), String> {
     let pos = parse_fen(fen)?;
-    for mv in pos.legal_moves().iter() {
-        println!("{}", mv.to_uci(chess960));
+    for &mv in pos.legal_moves().iter() {
+        if san {
+            println!("{}", pos.san(mv));
+        } else {
+            println!("{}", mv.to_uci(chess960));
+        }
     }
     Ok(())
 }
@@ -140,7 +147,7 @@ fn main() -> ExitCode {
                 hash_mb: hash as usize,
             },
         ),
-        Some(Cmd::Moves { fen, chess960 }) => moves(&fen, chess960),
+        Some(Cmd::Moves { fen, chess960, san }) => moves(&fen, chess960, san),
         Some(Cmd::Bench { depth }) => {
             println!("{}", uci::bench_line(depth));
             Ok(())

@@ -147,7 +147,7 @@ impl KeyHistory {
 /// assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: movegen::Color::Black }));
 /// assert_eq!(game.movetext(), "1. f3 e5 2. g4 Qh4#");
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,

@@ -2,7 +2,7 @@
 //! a fresh searcher each, so the node count is the same on every machine.
 
 use crate::{Limits, SearchControl, Searcher};
-use movegen::Position;
+use movegen::{Game, Position};
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches to when none is given.
@@ -73,7 +73,9 @@ pub fn bench_until(depth: u32, control: &SearchControl) -> Option<(u64, Duration
         let pos = Position::from_fen(fen).expect("benchmark FENs are valid");
         searcher.clear();
         let mut last = 0;
-        searcher.search(&pos, &[], &limits, control, &mut |info| last = info.nodes);
+        searcher.search(&Game::new(pos), &limits, control, &mut |info| {
+            last = info.nodes
+        });
         if control.stopped() {
             return None;
         }

@@ -4,14 +4,14 @@
 
 use crate::limits::{Limits, Score, SearchInfo, SearchResult, MAX_PLY};
 use crate::search::{RootMove, Search, Shared, ThreadData, INF, MATE, MATE_BOUND};
-use movegen::Position;
+use movegen::{KeyHistory, Position};
 
 /// The main thread's search: deepens until a limit, reporting each depth's
 /// lines best first through `report`.
 pub fn main_thread(
     shared: &Shared,
     data: &mut ThreadData,
-    root: (&Position, &[u64]),
+    root: (&Position, &KeyHistory),
     mut moves: Vec<RootMove>,
     limits: &Limits,
     report: &mut dyn FnMut(&SearchInfo),
@@ -79,7 +79,7 @@ pub fn main_thread(
 pub fn helper_thread(
     shared: &Shared,
     data: &mut ThreadData,
-    root: (&Position, &[u64]),
+    root: (&Position, &KeyHistory),
     mut moves: Vec<RootMove>,
     id: usize,
 ) {

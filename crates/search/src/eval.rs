@@ -133,13 +133,6 @@ pub fn evaluate(pos: &Position) -> i32 {
     }
 }
 
-/// Whether neither side can possibly mate: bare kings, or one minor piece.
-pub fn insufficient_material(pos: &Position) -> bool {
-    let heavy = pos.pieces(Piece::Pawn) | pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen);
-    let minors = pos.pieces(Piece::Knight) | pos.pieces(Piece::Bishop);
-    heavy.is_empty() && minors.len() <= 1
-}
-
 /// Whether the side to move has a piece other than pawns and king (null move is safe).
 pub fn has_non_pawn_material(pos: &Position) -> bool {
     let us = pos.colored(pos.side_to_move());
@@ -169,29 +162,5 @@ mod tests {
         assert!(evaluate(&up_a_queen) > 800);
         let black_view = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(evaluate(&black_view) < -800);
-    }
-
-    #[test]
-    fn insufficient_material_cases() {
-        let draw = [
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-            "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
-        ];
-        for fen in draw {
-            assert!(
-                insufficient_material(&Position::from_fen(fen).unwrap()),
-                "{fen}"
-            );
-        }
-        let play = [
-            "4k3/8/8/8/8/8/8/3RK3 w - - 0 1",
-            "4k3/p7/8/8/8/8/8/4K3 w - - 0 1",
-        ];
-        for fen in play {
-            assert!(
-                !insufficient_material(&Position::from_fen(fen).unwrap()),
-                "{fen}"
-            );
-        }
     }
 }

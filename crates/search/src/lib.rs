@@ -24,7 +24,7 @@ pub use bench::{bench, bench_until, BENCH_DEPTH};
 pub use eval::evaluate;
 pub use limits::{Limits, Score, SearchControl, SearchInfo, SearchResult, MAX_PLY};
 
-use movegen::Position;
+use movegen::Game;
 use search::{RootMove, Shared, ThreadData};
 use std::time::Instant;
 use tt::Table;
@@ -62,19 +62,18 @@ impl Searcher {
         }
     }
 
-    /// Searches `root`. `history` holds the zobrist keys of the positions before
-    /// `root` in the game, oldest first, for repetition detection. `report` is
-    /// called after each completed depth, once per line. Returns no move only
-    /// when there is no legal move.
+    /// Searches the game's current position; its earlier positions count for
+    /// repetitions. `report` is called after each completed depth, once per
+    /// line. Returns no move only when there is no legal move.
     pub fn search(
         &mut self,
-        root: &Position,
-        history: &[u64],
+        game: &Game,
         limits: &Limits,
         control: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
+        let (root, history) = (game.position(), game.keys());
         let moves: Vec<RootMove> = root
             .legal_moves()
             .iter()

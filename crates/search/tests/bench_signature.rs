@@ -35,6 +35,11 @@ fn bench_ignores_threads_used_before() {
         ..Limits::default()
     };
     let pos = movegen::Position::startpos();
-    searcher.search(&pos, &[], &limits, &SearchControl::default(), &mut |_| {});
+    searcher.search(
+        &movegen::Game::new(pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
     assert_eq!(bench(4).0, before);
 }

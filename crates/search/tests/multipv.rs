@@ -1,14 +1,17 @@
 //! MultiPV: N lines per depth, best first, with distinct first moves.
 
-use movegen::{Move, Position};
+use movegen::{Game, Move, Position};
 use search::{Limits, Score, SearchControl, SearchInfo, SearchResult, Searcher};
 
 fn run(fen: &str, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
     let pos = Position::from_fen(fen).unwrap();
     let mut infos = Vec::new();
-    let result = Searcher::new(8).search(&pos, &[], &limits, &SearchControl::default(), &mut |i| {
-        infos.push(i.clone())
-    });
+    let result = Searcher::new(8).search(
+        &Game::new(pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |i| infos.push(i.clone()),
+    );
     (result, infos)
 }
 

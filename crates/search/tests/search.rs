@@ -1,17 +1,16 @@
 //! Search behaviour: mates with the right distance, draws, and limits.
 //! Mate distances were confirmed with Stockfish 15.1 (`go depth 18`).
 
-use movegen::Position;
+use movegen::{Game, Position};
 use search::{Limits, Score, SearchControl, SearchInfo, SearchResult, Searcher};
 use std::time::{Duration, Instant};
 
-fn run(fen: &str, history: &[u64], limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
+fn run(fen: &str, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
     let pos = Position::from_fen(fen).unwrap();
     let mut searcher = Searcher::new(8);
     let mut infos = Vec::new();
     let result = searcher.search(
-        &pos,
-        history,
+        &Game::new(pos),
         &limits,
         &SearchControl::default(),
         &mut |i| infos.push(i.clone()),
@@ -39,7 +38,7 @@ fn finds_mates_with_the_right_distance() {
         ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, ""),
     ];
     for (fen, n, best) in cases {
-        let (result, infos) = run(fen, &[], depth(2 * n + 2));
+        let (result, infos) = run(fen, depth(2 * n + 2));
         assert_eq!(infos.last().unwrap().score, Score::Mate(n as i32), "{fen}");
         if !best.is_empty() {
             assert_eq!(result.best.unwrap().to_string(), best, "{fen}");
@@ -51,7 +50,7 @@ fn finds_mates_with_the_right_distance() {
 fn sees_being_mated() {
     // Black's only move, Kb8, walks into Rh8 mate.
     let fen = "k7/8/1K6/8/8/8/8/7R b - - 0 1";
-    let (result, infos) = run(fen, &[], depth(4));
+    let (result, infos) = run(fen, depth(4));
     assert_eq!(result.best.unwrap().to_string(), "a8b8");
     assert_eq!(infos.last().unwrap().score, Score::Mate(-1), "{infos:?}");
 }
@@ -62,7 +61,7 @@ fn no_move_when_mated_or_stalemated() {
         "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     ] {
-        let (result, infos) = run(fen, &[], depth(3));
+        let (result, infos) = run(fen, depth(3));
         assert_eq!(result.best, None, "{fen}");
         assert!(infos.is_empty());
     }
@@ -71,42 +70,43 @@ fn no_move_when_mated_or_stalemated() {
 #[test]
 fn capturing_into_bare_kings_scores_zero() {
     // White's only move takes the queen, leaving two bare kings: a draw.
-    let (result, infos) = run("7k/8/8/8/8/8/6q1/7K w - - 0 1", &[], depth(4));
+    let (result, infos) = run("7k/8/8/8/8/8/6q1/7K w - - 0 1", depth(4));
     assert_eq!(result.best.unwrap().to_string(), "h1g2");
     assert_eq!(infos.last().unwrap().score, Score::Cp(0));
 }
 
 #[test]
 fn a_repeated_position_in_history_is_a_draw() {
-    // Black to move with a lost position; the move Kh7-h8 returns to a
-    // position seen before in the game, which the search must score 0.
-    let fen_now = "7k/8/8/8/8/8/R7/K7 b - - 0 1";
-    let now = Position::from_fen(fen_now).unwrap();
-    let kg8 = now.play(now.parse_uci_move("h8g8", false).unwrap());
-    let ka2 = kg8.play(kg8.parse_uci_move("a2a3", false).unwrap());
-    let kh8 = ka2.play(ka2.parse_uci_move("g8h8", false).unwrap());
-    let back = kh8.play(kh8.parse_uci_move("a3a2", false).unwrap());
-    assert_eq!(back.key(), now.key());
-    // Search from `back`, with the game so far in history: a move to g8 leads
-    // to a repetition of `kg8`, a draw, which beats any losing line.
-    let history = [now.key(), kg8.key(), ka2.key(), kh8.key()];
+    // Black to move with a lost position; the game then shuffles back to it.
+    let now = Position::from_fen("7k/8/8/8/8/8/R7/K7 b - - 0 1").unwrap();
+    let mut game = Game::new(now);
+    for mv in ["h8g8", "a2a3", "g8h8", "a3a2"] {
+        game.play_uci(mv, false).unwrap();
+    }
+    assert_eq!(game.position().key(), now.key());
+    // From here a move to g8 repeats a position of the game, a draw, which
+    // beats any losing line.
     let mut searcher = Searcher::new(8);
     let mut last = None;
+    searcher.search(&game, &depth(6), &SearchControl::default(), &mut |i| {
+        last = Some(i.score)
+    });
+    assert_eq!(last, Some(Score::Cp(0)));
+    // Without the game's history the same position is simply lost.
+    searcher.clear();
     searcher.search(
-        &back,
-        &history,
+        &Game::new(now),
         &depth(6),
         &SearchControl::default(),
         &mut |i| last = Some(i.score),
     );
-    assert_eq!(last, Some(Score::Cp(0)));
+    assert!(matches!(last, Some(Score::Cp(s)) if s < -300), "{last:?}");
 }
 
 #[test]
 fn node_limit_stops_near_n() {
     let (result, infos) = run(
         movegen::STARTPOS_FEN,
-        &[],
         Limits {
             nodes: Some(20_000),
             ..Limits::default()
@@ -119,7 +119,7 @@ fn node_limit_stops_near_n() {
 
 #[test]
 fn depth_limit_is_reached_exactly() {
-    let (_, infos) = run(movegen::STARTPOS_FEN, &[], depth(5));
+    let (_, infos) = run(movegen::STARTPOS_FEN, depth(5));
     let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
     assert_eq!(depths, [1, 2, 3, 4, 5]);
     assert!(!infos.last().unwrap().pv.is_empty());
@@ -130,7 +130,6 @@ fn movetime_is_respected() {
     let start = Instant::now();
     let (result, _) = run(
         movegen::STARTPOS_FEN,
-        &[],
         Limits {
             movetime: Some(Duration::from_millis(200)),
             ..Limits::default()
@@ -150,7 +149,6 @@ fn searchmoves_restrict_the_root() {
     let only = pos.parse_uci_move("a2a3", false).unwrap();
     let (result, _) = run(
         movegen::STARTPOS_FEN,
-        &[],
         Limits {
             depth: Some(4),
             searchmoves: vec![only],
@@ -174,7 +172,7 @@ fn stop_flag_ends_an_infinite_search() {
         infinite: true,
         ..Limits::default()
     };
-    let result = Searcher::new(8).search(&pos, &[], &limits, &control, &mut |_| {});
+    let result = Searcher::new(8).search(&Game::new(pos), &limits, &control, &mut |_| {});
     stopper.join().unwrap();
     assert!(result.best.is_some());
     assert!(start.elapsed() < Duration::from_millis(500));

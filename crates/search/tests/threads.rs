@@ -1,7 +1,7 @@
 //! Lazy SMP: more threads still give legal moves, the same forced mates, and
 //! stop when told.
 
-use movegen::Position;
+use movegen::{Game, Position};
 use search::{Limits, Score, SearchControl, SearchInfo, SearchResult, Searcher};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -9,9 +9,12 @@ use std::time::{Duration, Instant};
 fn run(fen: &str, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
     let pos = Position::from_fen(fen).unwrap();
     let mut infos = Vec::new();
-    let result = Searcher::new(8).search(&pos, &[], &limits, &SearchControl::default(), &mut |i| {
-        infos.push(i.clone())
-    });
+    let result = Searcher::new(8).search(
+        &Game::new(pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |i| infos.push(i.clone()),
+    );
     if let Some(mv) = result.best {
         assert!(pos.is_legal(mv), "illegal best move {mv} in {fen}");
     }
@@ -88,7 +91,7 @@ fn stop_reaches_every_thread() {
         },
     );
     // The search returns only after every helper thread has ended.
-    let result = Searcher::new(8).search(&pos, &[], &limits, &control, &mut |_| {});
+    let result = Searcher::new(8).search(&Game::new(pos), &limits, &control, &mut |_| {});
     stopper.join().unwrap();
     assert!(result.best.is_some());
     assert!(

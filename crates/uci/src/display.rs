@@ -1,5 +1,6 @@
-//! The `d` command: the board, its FEN and key, and the check and pin masks
-//! drawn as bitboards, the way the move generator sees them.
+//! The `d` command: the board, its FEN and key, the check and pin masks
+//! drawn as bitboards, the way the move generator sees them, and the legal
+//! moves in UCI and SAN.
 
 use movegen::{Bitboard, File, Position, Rank, Square};
 
@@ -36,8 +37,22 @@ pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
         lines.push(format!("{l:<18}{r}"));
     }
     lines.push(String::new());
+    lines.push(format!("Moves: {}", moves(pos, chess960)));
     lines.push(format!("Legal moves: {}", pos.count_moves()));
     lines
+}
+
+/// The legal moves sorted by their UCI text, each followed by its SAN:
+/// `b1a3 Na3, b1c3 Nc3, ...`.
+fn moves(pos: &Position, chess960: bool) -> String {
+    let mut pairs: Vec<(String, String)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| (mv.to_uci(chess960).to_string(), pos.san(mv).to_string()))
+        .collect();
+    pairs.sort();
+    let pairs: Vec<String> = pairs.iter().map(|(u, s)| format!("{u} {s}")).collect();
+    pairs.join(", ")
 }
 
 fn squares(bb: Bitboard) -> String {

@@ -9,7 +9,7 @@ use crate::output::Output;
 use crate::position::parse_position;
 use crate::report::bench_summary;
 use crate::worker::{JobKind, PerftJob, SearchJob, Worker};
-use movegen::Position;
+use movegen::Game;
 use std::time::Duration;
 
 /// Runs `search::bench` (at its default depth if `None`) on this thread and
@@ -34,9 +34,8 @@ pub enum Flow {
 pub struct Engine {
     out: Output,
     options: Options,
-    position: Position,
-    /// Keys of the positions before `position`, oldest first.
-    history: Vec<u64>,
+    /// The position set by `position`, with the moves that led to it.
+    game: Game,
     worker: Worker,
 }
 
@@ -48,8 +47,7 @@ impl Engine {
         Engine {
             out,
             options,
-            position: Position::startpos(),
-            history: Vec::new(),
+            game: Game::default(),
             worker,
         }
     }
@@ -61,8 +59,7 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
                 self.worker.clear();
-                self.position = Position::startpos();
-                self.history.clear();
+                self.game = Game::default();
             }
             Command::Debug(on) => self
                 .out
@@ -77,7 +74,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Display => {
-                for line in describe(&self.position, self.options.chess960) {
+                for line in describe(self.game.position(), self.options.chess960) {
                     self.out.line(&line);
                 }
             }
@@ -119,10 +116,7 @@ impl Engine {
     /// `position ...`; all or nothing.
     fn set_position(&mut self, tokens: &[String]) {
         match parse_position(tokens, self.options.chess960) {
-            Ok((position, history)) => {
-                self.position = position;
-                self.history = history;
-            }
+            Ok(game) => self.game = game,
             Err(e) => self
                 .out
                 .error(&format!("position: {e}; position unchanged")),
@@ -131,7 +125,7 @@ impl Engine {
 
     fn go(&mut self, tokens: &[String]) {
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let mut req = match parse_go(&tokens, &self.position, self.options.chess960) {
+        let mut req = match parse_go(&tokens, self.game.position(), self.options.chess960) {
             Ok(req) => req,
             Err(e) => return self.out.error(&e.to_string()),
         };
@@ -144,7 +138,7 @@ impl Engine {
         let chess960 = self.options.chess960;
         if let Some(depth) = req.perft {
             let job = PerftJob {
-                pos: self.position,
+                pos: *self.game.position(),
                 depth,
                 threads: self.options.threads,
                 hash_mb: self.options.perft_hash_mb,
@@ -156,8 +150,7 @@ impl Engine {
         req.limits.threads = self.options.threads;
         req.limits.multipv = self.options.multipv;
         let job = SearchJob {
-            root: self.position,
-            history: self.history.clone(),
+            game: self.game.clone(),
             limits: req.limits,
             chess960,
         };

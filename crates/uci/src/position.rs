@@ -1,7 +1,7 @@
 //! `position startpos|fen <fen> [moves <m>...]`, read all or nothing.
 
 use crate::command::clip;
-use movegen::{FenError, MoveError, Position};
+use movegen::{FenError, Game, MoveError, Position};
 use std::fmt;
 
 /// Why a `position` command was rejected.
@@ -44,18 +44,15 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// The position the tokens after `position` describe, and the keys of the
-/// positions before it, oldest first (for repetition detection).
+/// The game the tokens after `position` describe: the start position and
+/// the moves played from it.
 ///
 /// # Errors
 /// [`PositionError`] naming the first thing that was wrong.
-pub fn parse_position(
-    tokens: &[String],
-    chess960: bool,
-) -> Result<(Position, Vec<u64>), PositionError> {
+pub fn parse_position(tokens: &[String], chess960: bool) -> Result<Game, PositionError> {
     let moves_at = tokens.iter().position(|t| t == "moves");
     let setup = &tokens[..moves_at.unwrap_or(tokens.len())];
-    let mut pos = match setup.split_first() {
+    let start = match setup.split_first() {
         Some((kind, rest)) if kind == "startpos" && rest.is_empty() => Position::startpos(),
         Some((kind, _)) if kind == "startpos" => return Err(PositionError::AfterStartpos),
         Some((kind, fen)) if kind == "fen" => {
@@ -64,38 +61,35 @@ pub fn parse_position(
         Some((other, _)) => return Err(PositionError::Kind(clip(other))),
         None => return Err(PositionError::Missing),
     };
-    let mut history = Vec::new();
+    let mut game = Game::new(start);
     let moves = moves_at.map_or(&[][..], |m| &tokens[m + 1..]);
     for (i, text) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_uci_move(text, chess960)
+        game.play_uci(text, chess960)
             .map_err(|error| PositionError::Move {
                 index: i + 1,
                 text: clip(text),
                 error,
             })?;
-        history.push(pos.key());
-        pos = pos.play(mv);
     }
-    Ok((pos, history))
+    Ok(game)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<(Position, Vec<u64>), PositionError> {
+    fn parse(text: &str) -> Result<Game, PositionError> {
         let tokens: Vec<String> = text.split_whitespace().map(String::from).collect();
         parse_position(&tokens, false)
     }
 
     #[test]
     fn startpos_with_moves_keeps_history() {
-        let (pos, history) = parse("startpos moves e2e4 e7e5").unwrap();
-        assert_eq!(history.len(), 2);
-        assert_eq!(history[0], Position::startpos().key());
+        let game = parse("startpos moves e2e4 e7e5").unwrap();
+        assert_eq!(game.keys().len(), 2);
+        assert_eq!(game.keys().as_slice()[0], Position::startpos().key());
         assert_eq!(
-            pos.fen(false),
+            game.position().fen(false),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
     }

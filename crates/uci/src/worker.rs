@@ -11,7 +11,7 @@ use crate::output::Output;
 use crate::perft;
 use crate::report::{bench_summary, bestmove_line, info_line, perft_lines};
 use crossbeam_channel::{Receiver, Sender};
-use movegen::Position;
+use movegen::{Game, Position};
 use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -19,10 +19,8 @@ use std::thread;
 
 /// A search to run: an owned copy of everything it needs.
 pub struct SearchJob {
-    /// The position to search.
-    pub root: Position,
-    /// Keys of the game's earlier positions, oldest first.
-    pub history: Vec<u64>,
+    /// The game whose current position is searched.
+    pub game: Game,
     /// The limits, options included (threads, multipv, move overhead).
     pub limits: Limits,
     /// Whether castling is written king-takes-rook.
@@ -206,7 +204,7 @@ fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output)
             let chess960 = s.chess960;
             let result = guarded(out, "the search", || {
                 let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960));
-                searcher.search(&s.root, &s.history, &s.limits, &control, &mut report)
+                searcher.search(&s.game, &s.limits, &control, &mut report)
             });
             if result.is_none() {
                 // Whatever it held may be inconsistent.
@@ -218,7 +216,7 @@ fn run_job(job: Box<Job>, searcher: &mut Searcher, hash_mb: usize, out: &Output)
                     && (s.limits.infinite || control.pondering.load(Ordering::SeqCst))
             };
             while held() && wake.recv().is_ok() {}
-            out.line(&bestmove_line(&s.root, result, chess960));
+            out.line(&bestmove_line(s.game.position(), result, chess960));
         }
         JobKind::Perft(p) => {
             let div = guarded(out, "perft", || {
@@ -312,8 +310,7 @@ mod tests {
         let mut worker = Worker::start(Output::new(captured.clone()), 1);
         let search = |infinite| {
             JobKind::Search(SearchJob {
-                root: Position::startpos(),
-                history: Vec::new(),
+                game: Game::default(),
                 limits: Limits {
                     infinite,
                     ..Limits::default()

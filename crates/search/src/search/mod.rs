@@ -5,12 +5,12 @@
 mod quiesce;
 mod root;
 
-use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
+use crate::eval::{evaluate, has_non_pawn_material};
 use crate::limits::{SearchControl, MAX_PLY};
 use crate::ordering::{is_tactical, score_move, History, Killers};
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
-use movegen::{Move, MoveList, Position, MAX_MOVES};
+use movegen::{KeyHistory, Move, MoveList, Position, MAX_MOVES};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -198,7 +198,7 @@ pub struct Search<'a> {
     shared: &'a Shared<'a>,
     data: &'a mut ThreadData,
     /// Keys of the game and the current path, for repetition detection.
-    keys: Vec<u64>,
+    keys: KeyHistory,
     /// Repetitions are not looked for below this index (a null move cuts the chain).
     null_floor: usize,
     nodes: u64,
@@ -215,11 +215,11 @@ impl<'a> Search<'a> {
     pub fn new(
         shared: &'a Shared<'a>,
         data: &'a mut ThreadData,
-        history: &[u64],
+        history: &KeyHistory,
         main: bool,
     ) -> Search<'a> {
-        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
-        keys.extend_from_slice(history);
+        // Room for the whole path, so pushing keys never allocates.
+        let keys = history.with_room(MAX_PLY + 2);
         Search {
             shared,
             data,
@@ -281,19 +281,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Draw by the fifty-move rule, bare material, or a repetition.
+    /// Draw by the fifty-move rule, bare material, or a repetition (once is
+    /// enough inside the search: a line that can repeat can repeat again).
     fn is_draw(&self, pos: &Position) -> bool {
-        if pos.halfmove_clock() >= 100 || insufficient_material(pos) {
-            return true;
-        }
-        let key = pos.key();
-        let reach = (pos.halfmove_clock() as usize).min(self.keys.len());
-        let floor = self.null_floor.max(self.keys.len() - reach);
-        (floor..self.keys.len())
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|i| self.keys[i] == key)
+        pos.halfmove_clock() >= 100
+            || pos.is_insufficient_material()
+            || self
+                .keys
+                .repeats(pos.key(), pos.halfmove_clock(), self.null_floor)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
