@@ -10,7 +10,7 @@
 //! of jobs it has stopped.
 
 use crossbeam_channel::{Receiver, Sender};
-use movegen::{Move, Position};
+use movegen::{Game, Move};
 use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -22,10 +22,9 @@ const HASH_MB: usize = 32;
 
 /// A search to run: an owned copy of everything it needs.
 pub struct Job {
-    /// The position to search.
-    pub root: Position,
-    /// Keys of the game's earlier positions, oldest first.
-    pub history: Vec<u64>,
+    /// The game; its current position is searched, its earlier ones count
+    /// for repetitions.
+    pub game: Game,
     /// The limits (clock times, or a fixed time a move).
     pub limits: Limits,
 }
@@ -152,7 +151,7 @@ fn engine_loop(tasks: Receiver<Task>, done: Sender<Done>) {
                             last = Some(info.clone());
                         }
                     };
-                    searcher.search(&job.root, &job.history, &job.limits, &control, &mut report)
+                    searcher.search(&job.game, &job.limits, &control, &mut report)
                 }));
                 let ended = Instant::now();
                 let best = match result {
@@ -184,12 +183,12 @@ fn engine_loop(tasks: Receiver<Task>, done: Sender<Done>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use movegen::Position;
     use std::time::Duration;
 
     fn job(limits: Limits) -> Job {
         Job {
-            root: Position::startpos(),
-            history: Vec::new(),
+            game: Game::new(Position::startpos()),
             limits,
         }
     }

@@ -226,8 +226,7 @@ impl Play {
         };
         if session.engine_to_move() && !self.thinker.thinking() {
             self.thinker.think(Job {
-                root: *session.position(),
-                history: session.history(),
+                game: session.game().clone(),
                 limits: session.limits(now),
             });
         }

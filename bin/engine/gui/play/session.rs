@@ -298,13 +298,9 @@ impl Session {
         limits
     }
 
-    /// Zobrist keys of the positions before the current one, oldest first.
-    pub fn history(&self) -> Vec<u64> {
-        let positions = self.game.positions();
-        positions[..positions.len() - 1]
-            .iter()
-            .map(Position::key)
-            .collect()
+    /// The game so far, for the engine to search.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// `side`'s flag fell: it loses, unless the other side has a bare king
@@ -421,7 +417,7 @@ mod tests {
         play(&mut s, "e7e5", t0);
         play(&mut s, "g1f3", t0);
         play(&mut s, "b8c6", t0);
-        assert_eq!(s.history().len(), 4);
+        assert_eq!(s.game().keys().len(), 4);
         s.undo(t0 + ms(5_000)).unwrap();
         assert_eq!(s.moves().len(), 2);
         assert_eq!(s.clock.as_ref().unwrap().running(), Some(Color::White));
