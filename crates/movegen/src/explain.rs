@@ -180,6 +180,9 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// A reason with its position is a complete error message.
+impl std::error::Error for Reason<'_> {}
+
 impl Illegal {
     /// This reason in words, with the pieces of `position` named.
     pub fn reason(self, position: &Position) -> Reason<'_> {

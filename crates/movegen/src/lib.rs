@@ -43,6 +43,8 @@ mod perft;
 mod piece;
 mod position;
 mod san;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[cfg(test)]
 mod slow;
 mod square;
@@ -55,7 +57,7 @@ pub use fen::FenError;
 pub use game::{Game, KeyHistory, Outcome};
 pub use generate::MoveSink;
 pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
-pub use move_list::{MoveList, MAX_MOVES};
+pub use move_list::{MoveList, MoveListIter, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};
 pub use perft::{
@@ -65,4 +67,4 @@ pub use perft::{
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};
 pub use san::{San, SanError, Suffix};
-pub use square::{File, Rank, Square};
+pub use square::{File, ParseSquareError, Rank, Square};

@@ -1,6 +1,8 @@
-//! The fixed-capacity move list.
+//! The fixed-capacity move list, and the lists a position hands out.
 
 use crate::moves::Move;
+use crate::position::Position;
+use crate::square::Square;
 use std::fmt;
 use std::mem::MaybeUninit;
 use std::ops::Deref;
@@ -78,6 +80,78 @@ impl Deref for MoveList {
     }
 }
 
+/// Iterates the moves by value: `for mv in pos.legal_moves() { ... }`.
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIter;
+
+    fn into_iter(self) -> MoveListIter {
+        MoveListIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> std::slice::Iter<'a, Move> {
+        self.iter()
+    }
+}
+
+/// The moves of a [`MoveList`], by value.
+#[derive(Clone, Debug)]
+pub struct MoveListIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIter {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.list.get(self.next).copied()?;
+        self.next += 1;
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.list.len() - self.next;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for MoveListIter {}
+
+impl Position {
+    /// The legal moves of the piece on `from` (none if the square is empty
+    /// or holds a piece of the side not to move).
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// let g1: Square = "g1".parse().unwrap();
+    /// let targets: Vec<String> = pos.moves_from(g1).map(|m| m.to().to_string()).collect();
+    /// assert_eq!(targets, ["f3", "h3"]);
+    /// ```
+    pub fn moves_from(&self, from: Square) -> MoveListIter {
+        let mut list = MoveList::new();
+        self.generate_moves(|moves| {
+            if moves.from == from {
+                for mv in moves {
+                    list.push(mv);
+                }
+            }
+            false
+        });
+        list.into_iter()
+    }
+}
+
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -110,5 +184,30 @@ mod tests {
         list.clear();
         assert!(list.is_empty());
         assert_eq!(copy.len(), MAX_MOVES);
+        let by_value: Vec<Move> = copy.clone().into_iter().collect();
+        let by_ref: Vec<Move> = (&copy).into_iter().copied().collect();
+        assert_eq!(by_value, by_ref);
+        assert_eq!(copy.into_iter().len(), MAX_MOVES);
+    }
+
+    #[test]
+    fn moves_from_one_square_are_that_pieces_legal_moves() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(kiwipete).unwrap();
+        let mut all: Vec<Move> = Vec::new();
+        for i in 0..64 {
+            let sq = Square::from_index(i).unwrap();
+            let some: Vec<Move> = pos.moves_from(sq).collect();
+            assert!(some.iter().all(|m| m.from() == sq));
+            all.extend(some);
+        }
+        let mut legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let key = |m: &Move| m.bits();
+        all.sort_by_key(key);
+        legal.sort_by_key(key);
+        assert_eq!(all, legal);
+        // Pawns come out one by one from the set-wise generator, too.
+        assert_eq!(pos.moves_from(Square::parse("a2").unwrap()).len(), 2);
+        assert_eq!(pos.moves_from(Square::parse("a8").unwrap()).len(), 0);
     }
 }

@@ -120,33 +120,123 @@ impl Move {
     /// The move in UCI notation: castling as the king's step in standard chess
     /// (`e1g1`) or as king-takes-rook when `chess960` (`e1h1`).
     pub fn to_uci(self, chess960: bool) -> UciMove {
-        UciMove { mv: self, chess960 }
+        if self == Move::NULL {
+            return UciMove::Null;
+        }
+        UciMove::Normal {
+            from: self.from(),
+            to: if chess960 {
+                self.to()
+            } else {
+                self.king_destination()
+            },
+            promotion: self.promotion(),
+        }
     }
 }
 
-/// A [`Move`] formatted for UCI in one of the two castling notations.
-#[derive(Clone, Copy, Debug)]
-pub struct UciMove {
-    mv: Move,
-    chess960: bool,
+/// A move as UCI writes it: two squares and a promotion letter, or `0000`.
+///
+/// UCI text does not say whether `e1g1` castles or `e5d6` takes en passant;
+/// the position does. So a `UciMove` parses without a position
+/// (`"e2e4".parse()`), and [`UciMove::to_move`] finds the [`Move`] it names
+/// among a position's legal moves.
+///
+/// ```
+/// use movegen::{Position, UciMove};
+///
+/// let pos = Position::startpos();
+/// let uci: UciMove = "g1f3".parse().unwrap();
+/// let mv = uci.to_move(&pos, false).unwrap();
+/// assert_eq!(mv.to_uci(false), uci);
+/// assert_eq!(uci.to_string(), "g1f3");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum UciMove {
+    /// A move from one square to another, with the promotion piece if any.
+    Normal {
+        /// The square the piece leaves.
+        from: Square,
+        /// The square written second (the king's or, in Chess960, the rook's for castling).
+        to: Square,
+        /// The piece a pawn promotes to.
+        promotion: Option<Piece>,
+    },
+    /// The null move, `0000`.
+    Null,
+}
+
+impl UciMove {
+    /// The legal move of `pos` this text names. Castling is accepted as the
+    /// king's two-square step (`e1g1`) unless `chess960`, and always as
+    /// king-takes-own-rook (`e1h1`).
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] if no legal move matches (the null move never does).
+    pub fn to_move(self, pos: &Position, chess960: bool) -> Result<Move, MoveError> {
+        let UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } = self
+        else {
+            return Err(MoveError::Illegal);
+        };
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| {
+                mv.from() == from
+                    && mv.promotion() == promotion
+                    && (mv.to() == to || (!chess960 && mv.king_destination() == to))
+            })
+            .ok_or(MoveError::Illegal)
+    }
 }
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mv = self.mv;
-        if mv == Move::NULL {
-            return f.write_str("0000");
+        match *self {
+            UciMove::Null => f.write_str("0000"),
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "{from}{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "{}", p.to_char())?;
+                }
+                Ok(())
+            }
         }
-        let to = if self.chess960 {
-            mv.to()
-        } else {
-            mv.king_destination()
+    }
+}
+
+/// Reads `e2e4`, `e7e8q` or `0000`.
+impl std::str::FromStr for UciMove {
+    type Err = MoveError;
+
+    fn from_str(text: &str) -> Result<UciMove, MoveError> {
+        if text == "0000" {
+            return Ok(UciMove::Null);
+        }
+        let bytes = text.as_bytes();
+        if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
+            return Err(MoveError::Malformed);
+        }
+        let from = Square::parse(&text[0..2]).ok_or(MoveError::Malformed)?;
+        let to = Square::parse(&text[2..4]).ok_or(MoveError::Malformed)?;
+        let promotion = match bytes.get(4) {
+            None => None,
+            Some(b'n' | b'b' | b'r' | b'q') => Piece::from_char(bytes[4] as char),
+            Some(_) => return Err(MoveError::Malformed),
         };
-        write!(f, "{}{}", mv.from(), to)?;
-        if let Some(p) = mv.promotion() {
-            write!(f, "{}", p.to_char())?;
-        }
-        Ok(())
+        Ok(UciMove::Normal {
+            from,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -185,26 +275,7 @@ impl Position {
     /// [`MoveError::Malformed`] if `text` is not UCI move syntax,
     /// [`MoveError::Illegal`] if no legal move matches.
     pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveError> {
-        let bytes = text.as_bytes();
-        if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
-            return Err(MoveError::Malformed);
-        }
-        let from = Square::parse(&text[0..2]).ok_or(MoveError::Malformed)?;
-        let to = Square::parse(&text[2..4]).ok_or(MoveError::Malformed)?;
-        let promo = match bytes.get(4) {
-            None => None,
-            Some(b'n' | b'b' | b'r' | b'q') => Piece::from_char(bytes[4] as char),
-            Some(_) => return Err(MoveError::Malformed),
-        };
-        self.legal_moves()
-            .iter()
-            .copied()
-            .find(|mv| {
-                mv.from() == from
-                    && mv.promotion() == promo
-                    && (mv.to() == to || (!chess960 && mv.king_destination() == to))
-            })
-            .ok_or(MoveError::Illegal)
+        text.parse::<UciMove>()?.to_move(self, chess960)
     }
 }
 
@@ -244,5 +315,19 @@ mod tests {
         let promo = Move::new(sq("e7"), sq("e8"), MoveKind::Promotion(Piece::Queen));
         assert_eq!(promo.to_string(), "e7e8q");
         assert_eq!(Move::NULL.to_string(), "0000");
+    }
+
+    #[test]
+    fn uci_text_parses_without_a_position() {
+        for text in ["e2e4", "e7e8q", "a1h8", "0000"] {
+            let uci: UciMove = text.parse().unwrap();
+            assert_eq!(uci.to_string(), text);
+        }
+        for bad in ["", "e2", "e2e9", "e7e8k", "e7e8Q", "e2e4 ", "00000"] {
+            assert_eq!(bad.parse::<UciMove>(), Err(MoveError::Malformed), "{bad}");
+        }
+        let pos = Position::startpos();
+        assert_eq!(UciMove::Null.to_move(&pos, false), Err(MoveError::Illegal));
+        assert_eq!(pos.parse_uci_move("0000", false), Err(MoveError::Illegal));
     }
 }

@@ -141,6 +141,12 @@ impl Position {
         self.checkers.nonempty()
     }
 
+    /// Whether the side to move is in check (the same as [`Position::in_check`]).
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.in_check()
+    }
+
     /// The en-passant target square, if the last move was a double pawn push
     /// (set after a move only when an en-passant capture is legal).
     pub fn ep_square(&self) -> Option<Square> {

@@ -185,6 +185,27 @@ impl Square {
     }
 }
 
+/// The text was not a square name (`a1` to `h8`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ParseSquareError;
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a square (expected a1 to h8)")
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
+/// Parses a square name, as [`Square::parse`].
+impl std::str::FromStr for Square {
+    type Err = ParseSquareError;
+
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        Square::parse(s).ok_or(ParseSquareError)
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file().to_char(), self.rank().to_char())
@@ -204,7 +225,9 @@ mod tests {
         assert_eq!(Square::parse("e4").unwrap().index(), 28);
         for bad in ["", "e", "i1", "a9", "a0", "e44", "E4x"] {
             assert_eq!(Square::parse(bad), None, "{bad}");
+            assert_eq!(bad.parse::<Square>(), Err(ParseSquareError), "{bad}");
         }
+        assert_eq!("h8".parse::<Square>().map(Square::index), Ok(63));
     }
 
     #[test]
