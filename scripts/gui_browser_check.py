@@ -11,8 +11,10 @@ on any browser console error. Then the crowd mode: the organiser loads two
 thesis positions through the page, two separate browser sessions join as two
 experts (one with a name that is HTML), each enters every legal move of each
 position until both are confirmed, and the leaderboard and the export are
-checked. Expected move lists come from tests/data/thesis_positions.epd, not
-from the server under test.
+checked. Then Play mode: a short timed game against the engine (drag moves,
+SAN list, clocks, undo, looking back, an overlay, the downloaded PGN read
+back by python-chess). Expected move lists come from
+tests/data/thesis_positions.epd, not from the server under test.
 """
 import argparse
 import os
@@ -24,9 +26,11 @@ import tempfile
 from pathlib import Path
 
 import chess
+import chess.pgn
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -61,11 +65,14 @@ def start_server(engine, cases, db, token_file):
     return proc, match.group(1)
 
 
-def browser(profile):
+def browser(profile, downloads=None):
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for flag in FLAGS + [f"--user-data-dir={profile}"]:
         options.add_argument(flag)
+    if downloads:
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(downloads), "download.prompt_for_download": False})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     return webdriver.Chrome(service=service, options=options)
@@ -214,6 +221,97 @@ def bad_fen(page):
     check(page.el(".sq[data-sq='a1']") is not None and before, "board still shown")
 
 
+def sans_shown(page):
+    # Read in one script: the list is redrawn whenever the page hears from the server.
+    return page.d.execute_script(
+        "return [...document.querySelectorAll('#play-moves .move')].map((e) => e.textContent)")
+
+
+def clock_texts(page):
+    return [page.el(f"#{c} .time").text for c in ("clock-top", "clock-bottom")]
+
+
+def play_move(page, candidates, n_before):
+    """Drags the first candidate legal after the SANs shown; waits for the reply."""
+    board = chess.Board()
+    for san in sans_shown(page):
+        board.push_san(san)
+    move = next(m for m in map(chess.Move.from_uci, candidates) if m in board.legal_moves)
+    page.drag(chess.square_name(move.from_square), chess.square_name(move.to_square))
+    page.wait.until(lambda d: len(sans_shown(page)) == n_before + 2)
+    return board.san(move)
+
+
+def play_a_game(page, downloads, shots):
+    """A 1+0 game at 0.1 s a move: drags, SAN, clocks, undo, review, PGN."""
+    page.el("#mode-play").click()
+    page.wait.until(lambda d: page.el("#play-setup").is_displayed())
+    Select(page.el("#play-strength")).select_by_value("movetime:100")
+    for field, value in (("#play-base", "1"), ("#play-inc", "0")):
+        page.el(field).clear()
+        page.el(field).send_keys(value)
+    page.el("#play-new").click()
+    page.wait.until(lambda d: page.el("#play-game").is_displayed())
+    page.wait.until(lambda d: page.el("#clock-bottom").get_attribute("class") == "clock running")
+    check(page.el("#clock-bottom .who").text == "White \u00b7 You", "the person's clock below")
+    check(clock_texts(page)[0] == "1:00", f"the engine's clock at the start: {clock_texts(page)}")
+    san = play_move(page, ["e2e4"], 0)
+    check(sans_shown(page)[0] == san == "e4", f"SAN list {sans_shown(page)}")
+    page.wait.until(lambda d: clock_texts(page)[0] == "0:59")
+    check(clock_texts(page)[1].startswith("0:5"), f"both clocks ran: {clock_texts(page)}")
+    play_move(page, ["g1f3", "b1c3", "a2a3"], 2)
+    play_move(page, ["f1c4", "d2d4", "h2h3", "a2a3"], 4)
+    shown = sans_shown(page)
+    page.el("#play-undo").click()
+    page.wait.until(lambda d: len(sans_shown(page)) == 4)
+    check(sans_shown(page) == shown[:4], f"undo took back a move and its reply: {sans_shown(page)}")
+    play_move(page, ["b1c3", "d2d3", "h2h3"], 4)
+    # Looking back: the position after 1. e4.
+    page.el('#play-moves .move[data-ply="1"]').click()
+    page.wait.until(lambda d: page.el("#play-review").is_displayed())
+    check(page.el(".sq[data-sq='e4'] .piece").get_attribute("title") == "white pawn"
+          and not page.d.find_elements(By.CSS_SELECTOR, ".sq[data-sq='e2'] .piece"), "the board after 1. e4")
+    ActionChains(page.d).send_keys(Keys.ARROW_RIGHT).perform()
+    page.wait.until(lambda d: page.el("#play-moves .move.current").get_attribute("data-ply") == "2")
+    two = chess.Board()
+    for san in sans_shown(page)[:2]:
+        two.push_san(san)
+    reply = two.move_stack[1]
+    marked = sorted(e.get_attribute("data-sq") for e in page.d.find_elements(By.CSS_SELECTOR, ".sq.last"))
+    check(marked == sorted([chess.square_name(reply.from_square), chess.square_name(reply.to_square)]),
+          f"the right arrow steps to Black's first move, its squares marked: {marked}")
+    page.el("#play-live").click()
+    page.wait.until(lambda d: not page.el("#play-review").is_displayed())
+    board = chess.Board()
+    for san in sans_shown(page):
+        board.push_san(san)
+    Select(page.el("#play-overlay")).select_by_value("attacked_by_them")
+    lit = sorted(e.get_attribute("data-sq") for e in page.d.find_elements(By.CSS_SELECTOR, ".sq.on"))
+    attacked = sorted(chess.square_name(s) for s in chess.SQUARES if board.is_attacked_by(chess.BLACK, s))
+    check(lit == attacked, "the squares Black attacks, as python-chess counts them")
+    if shots:
+        page.d.save_screenshot(str(shots / "play-game.png"))
+    Select(page.el("#play-overlay")).select_by_value("none")
+    page.el("#play-pgn").click()
+    page.wait.until(lambda d: list(downloads.glob("*.pgn")))
+    with open(next(downloads.glob("*.pgn"))) as f:
+        game = chess.pgn.read_game(f)
+    check(not game.errors, f"python-chess reads the PGN without errors {game.errors}")
+    final = game.end().board()
+    check(final.fen() == board.fen(), f"the PGN ends where the SAN list does: {final.fen()}")
+    shown = page.d.execute_script("return play.game.position.fen").split()
+    check(final.board_fen() == shown[0] and "wb"[not final.turn] == shown[1],
+          f"the PGN ends in the position on the board: {' '.join(shown)}")
+    check(game.headers["TimeControl"] == "60+0" and game.headers["Result"] == "*", "PGN tags")
+    page.el("#play-resign").click()
+    page.d.switch_to.alert.accept()
+    page.wait.until(lambda d: "by resignation" in page.el("#play-status").text)
+    check("Black wins (0-1)" in page.el("#play-status").text, f"status: {page.el('#play-status').text}")
+    check(page.el("#play-moves li.result").text == "0-1", "the result closes the move list")
+    if shots:
+        page.d.save_screenshot(str(shots / "play-resigned.png"))
+
+
 HOSTILE = "<img src=x onerror=window.pwned=1>"
 
 
@@ -303,7 +401,7 @@ def crowd(page_a, make_page_b, token, picked, shots):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
-    parser.add_argument("--screenshots", type=Path, help="directory for the two screenshots")
+    parser.add_argument("--screenshots", type=Path, help="directory for the screenshots")
     args = parser.parse_args()
     if args.screenshots:
         args.screenshots.mkdir(parents=True, exist_ok=True)
@@ -315,7 +413,10 @@ def main():
     driver = None
     second = None
     try:
-        driver = browser(work / "profile")
+        downloads = work / "downloads"
+        downloads.mkdir()
+        driver = browser(work / "profile", downloads)
+        driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         driver.get(url)
         page = Page(driver, url)
         page.wait.until(lambda d: page.fen_shown())
@@ -325,6 +426,10 @@ def main():
         chess960_and_en_passant(page, *positions[10])
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no console errors {errors}")
+        play_a_game(page, downloads, args.screenshots)
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no console errors in Play mode {errors}")
+        page.el("#mode-collect").click()
         bad_fen(page)
         # The bad FEN's 400 reply is logged by Chromium itself; nothing else may be.
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"

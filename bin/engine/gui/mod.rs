@@ -14,6 +14,7 @@ mod collect;
 mod crowd;
 mod explore;
 mod http;
+mod play;
 
 use http::{param, Reply, Router, Site};
 use movegen::Position;
@@ -64,6 +65,7 @@ pub fn run(options: Options) -> Result<(), String> {
     collect::register(&mut router, options.cases);
     explore::register(&mut router);
     crowd::register(&mut router, Arc::clone(&crowd));
+    play::register(&mut router);
     let host = match addr.ip() {
         IpAddr::V6(v6) => format!("[{v6}]"),
         v4 => v4.to_string(),

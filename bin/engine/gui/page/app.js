@@ -1,5 +1,6 @@
 // The board page: collect an expert's moves, or explore the generator's
-// bitboards. All chess logic is on the server; this file draws and asks.
+// bitboards (Play mode is in play.js). All chess logic is on the server;
+// this file draws and asks.
 "use strict";
 
 const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F\uFE0E" };
@@ -107,6 +108,7 @@ function squareOrder() {
 
 function overlaySets() {
   const pos = state.pos;
+  if (state.mode === "play") return playOverlay();
   if (state.mode !== "explore" || state.overlay === "none") return null;
   const b = pos.bitboards;
   switch (state.overlay) {
@@ -182,6 +184,7 @@ function render() {
   $("ranks").innerHTML = [...(state.flipped ? "12345678" : "87654321")].map((r) => `<span>${r}</span>`).join("");
   renderClaims();
   renderBitboard(overlay);
+  if (state.mode === "play") playDecorate(overlay);
   $("save").disabled = !state.casesFile;
   $("save").title = state.casesFile ? "append this case to " + state.casesFile
     : "start with engine gui --cases FILE to save cases";
@@ -256,13 +259,14 @@ function onPointerDown(ev) {
     }
     return;
   }
-  if (state.selected !== null && state.selected !== i) {
+  if (state.mode === "play" && !playMayMove()) return;
+  if (state.selected !== null && state.selected !== i && !(state.mode === "play" && playOwn(i))) {
     const from = state.selected;
     state.selected = null;
     claim(from, i);
     return;
   }
-  if (!state.pos.board[i]) return;
+  if (!state.pos.board[i] || (state.mode === "play" && !playOwn(i))) return;
   const ghost = document.createElement("span");
   ghost.id = "ghost";
   const piece = sq.querySelector(".piece");
@@ -300,15 +304,17 @@ function onPointerUp(ev) {
 }
 
 function claim(from, to) {
-  if (state.timer && Date.now() > state.timer.end) return;
+  const play = state.mode === "play";
+  if (!play && state.timer && Date.now() > state.timer.end) return;
   const piece = state.pos.board[from];
   if (!piece) return;
   const text = sqName(from) + sqName(to);
+  const submit = play ? playMove : (move) => addClaim(move, to);
   const lastRank = piece === "P" ? to >= 56 : piece === "p" ? to < 8 : false;
   if (lastRank) {
-    choosePromotion(piece === "P", (letter) => addClaim(text + letter, to));
+    choosePromotion(piece === "P", (letter) => submit(text + letter));
   } else {
-    addClaim(text, to);
+    submit(text);
   }
 }
 
@@ -518,13 +524,17 @@ async function loadSuites() {
 }
 
 function setMode(mode) {
+  const leftPlay = state.mode === "play" && mode !== "play";
   state.mode = mode;
   state.selected = null;
   for (const panel of document.querySelectorAll("main > .panel")) panel.hidden = panel.id !== mode + "-panel";
   for (const button of document.querySelectorAll("#modes .mode")) button.classList.toggle("active", button.id === "mode-" + mode);
   document.body.dataset.mode = mode;
+  $("position-panel").hidden = mode === "play";
   if (modeHooks[mode] && modeHooks[mode].enter) modeHooks[mode].enter();
-  render();
+  // Play drew its own game on the board; the other modes go back to the FEN box's.
+  if (leftPlay) loadFen($("fen").value);
+  else render();
 }
 
 async function start() {
@@ -562,6 +572,7 @@ async function start() {
   if (mode && /^[a-z]+$/.test(mode) && $("mode-" + mode)) setMode(mode);
   if (params.get("fen")) await loadFen(params.get("fen"));
   await loadSuites();
+  if (params.get("mode") === "play") setMode("play");
 }
 
 // After every script: other modes register their hooks first.
