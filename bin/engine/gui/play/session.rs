@@ -24,18 +24,29 @@ pub enum Strength {
     Full,
     /// At most this long a move (a quarter of its clock if that is less).
     MoveTime(Duration),
+    /// The UCI engine's `UCI_LimitStrength` at this Elo: the search's own
+    /// node budget and choice among its best lines, on the real clock.
+    Elo(u32),
 }
 
 impl Strength {
-    /// Parses `full` or `movetime:<ms>` (10 ms to 60 s).
+    /// Parses `full`, `movetime:<ms>` (10 ms to 60 s) or `elo:<n>`
+    /// ([`search::ELO_MIN`] to [`search::ELO_MAX`]).
     pub fn parse(text: &str) -> Result<Strength, String> {
         if text == "full" {
             return Ok(Strength::Full);
         }
-        match text.strip_prefix("movetime:").map(str::parse::<u64>) {
-            Some(Ok(ms @ 10..=60_000)) => Ok(Strength::MoveTime(Duration::from_millis(ms))),
+        if let Some(Ok(ms @ 10..=60_000)) = text.strip_prefix("movetime:").map(str::parse::<u64>) {
+            return Ok(Strength::MoveTime(Duration::from_millis(ms)));
+        }
+        match text.strip_prefix("elo:").map(str::parse::<u32>) {
+            Some(Ok(elo)) if (search::ELO_MIN..=search::ELO_MAX).contains(&elo) => {
+                Ok(Strength::Elo(elo))
+            }
             _ => Err(format!(
-                "strength must be \"full\" or \"movetime:<10 to 60000 ms>\", not {text:?}"
+                "strength must be \"full\", \"movetime:<10 to 60000 ms>\" or \"elo:<{} to {}>\", not {text:?}",
+                search::ELO_MIN,
+                search::ELO_MAX
             )),
         }
     }
@@ -45,6 +56,7 @@ impl Strength {
         match self {
             Strength::Full => "full strength".to_string(),
             Strength::MoveTime(t) => format!("{} s a move", t.as_secs_f64()),
+            Strength::Elo(elo) => format!("Elo {elo}"),
         }
     }
 
@@ -53,6 +65,7 @@ impl Strength {
         match self {
             Strength::Full => "full".to_string(),
             Strength::MoveTime(t) => format!("movetime:{}", t.as_millis()),
+            Strength::Elo(elo) => format!("elo:{elo}"),
         }
     }
 }
@@ -280,8 +293,13 @@ impl Session {
             ..Limits::default()
         };
         let side = self.position().side_to_move();
+        if let Strength::Elo(elo) = self.setup.strength {
+            // The position's key varies the choice among lines from move to
+            // move, and repeats it for a repeated game.
+            limits.strength = Some(search::Strength::new(elo, self.position().key()));
+        }
         match (&self.clock, self.setup.strength) {
-            (Some(clock), Strength::Full) => {
+            (Some(clock), Strength::Full | Strength::Elo(_)) => {
                 for color in Color::ALL {
                     limits.time[color.index()] = Some(clock.left(color, now));
                     limits.inc[color.index()] = Some(clock.inc);
@@ -292,7 +310,7 @@ impl Session {
                 // a fixed-time level never loses on time.
                 limits.movetime = Some(t.min(clock.left(side, now) / 4));
             }
-            (None, Strength::Full) => limits.movetime = Some(UNTIMED_MOVE),
+            (None, Strength::Full | Strength::Elo(_)) => limits.movetime = Some(UNTIMED_MOVE),
             (None, Strength::MoveTime(t)) => limits.movetime = Some(t),
         }
         limits
@@ -372,7 +390,16 @@ mod tests {
         ] {
             assert!(Strength::parse(bad).is_err(), "{bad}");
         }
-        for s in [Strength::Full, Strength::MoveTime(ms(100))] {
+        assert_eq!(Strength::parse("elo:1500"), Ok(Strength::Elo(1500)));
+        for bad in ["elo:1349", "elo:2851", "elo:", "elo:x"] {
+            assert!(Strength::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Strength::Elo(1800).label(), "Elo 1800");
+        for s in [
+            Strength::Full,
+            Strength::MoveTime(ms(100)),
+            Strength::Elo(2100),
+        ] {
             assert_eq!(Strength::parse(&s.code()), Ok(s));
         }
         assert_eq!(Strength::MoveTime(ms(500)).label(), "0.5 s a move");
@@ -401,6 +428,14 @@ mod tests {
         let untimed = Session::new(setup(Color::Black, Strength::Full, None), t0);
         assert_eq!(untimed.limits(t0).movetime, Some(UNTIMED_MOVE));
         assert_eq!(untimed.limits(t0).time, [None, None]);
+        assert!(untimed.limits(t0).strength.is_none());
+        let weak = Session::new(
+            setup(Color::Black, Strength::Elo(1500), Some((60_000, 0))),
+            t0,
+        );
+        let limits = weak.limits(t0);
+        assert_eq!(limits.strength.map(|s| s.elo()), Some(1500));
+        assert_eq!(limits.time, [Some(ms(60_000)); 2], "the real clock");
     }
 
     #[test]
