@@ -7,6 +7,7 @@
 
 mod dispatch;
 mod hash;
+mod identity;
 mod parallel;
 mod recursion;
 

@@ -52,7 +52,7 @@ macro_rules! perft_module {
                     // SAFETY: same features as this function.
                     return unsafe { perft(pos, depth) };
                 }
-                if let Some(n) = hash.get(pos.key(), depth) {
+                if let Some(n) = hash.get(pos, depth) {
                     return n;
                 }
                 let mut sink = Expand::<true> {
@@ -64,7 +64,7 @@ macro_rules! perft_module {
                 };
                 pos.generate_with::<L, _>(&mut sink);
                 sink.flush();
-                hash.put(pos.key(), depth, sink.nodes);
+                hash.put(pos, depth, sink.nodes);
                 sink.nodes
             }
 
