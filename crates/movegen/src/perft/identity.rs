@@ -42,15 +42,19 @@ impl Identity {
     }
 
     /// A 64-bit hash of the identity, computed a different way from the
-    /// zobrist key (multiply-xorshift over the words, not a table of random
-    /// keys), so that a collision of one says nothing about the other.
+    /// zobrist key (a multiply and a shift per word, then a final mix, not a
+    /// table of random keys), so that a collision of one says nothing about
+    /// the other. One multiply per word rather than a full mix per word:
+    /// against no second key, hashed startpos perft 6 (64 MiB) took 7.7% more
+    /// instructions with the full mix, 5.6% with this (callgrind).
     #[inline]
     pub(crate) fn check_key(&self) -> u64 {
         let mut h: u64 = 0x243F_6A88_85A3_08D3;
         for &w in &self.0 {
-            h = mix(h ^ mix(w));
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 32;
         }
-        h
+        mix(h)
     }
 }
 
