@@ -113,7 +113,16 @@ mod tests {
     }
 
     #[test]
-    fn a_transposition_is_one_unit_with_two_paths() {
+    fn unique_positions_from_the_start_match_oeis() {
+        // OEIS A083276, "number of distinct chess positions after n plies":
+        // 1, 20, 400, 5362, 72078, 822518, ...
+        let pos = Position::startpos();
+        let unique: Vec<usize> = (0..=4).map(|d| split(&pos, d).len()).collect();
+        assert_eq!(unique, [1, 20, 400, 5362, 72_078]);
+    }
+
+    #[test]
+    fn a_transposition_is_one_unit_with_all_its_paths() {
         let pos = Position::startpos();
         let units = split(&pos, 4);
         let play = |moves: &[&str]| {
