@@ -3,9 +3,11 @@
 
 mod gui;
 mod progress;
+mod units;
 
 use clap::{Parser, Subcommand};
 use movegen::{Position, STARTPOS_FEN};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,27 +23,9 @@ struct Cli {
 enum Cmd {
     /// Speak UCI on stdin/stdout (the default with no subcommand).
     Uci,
-    /// Count the leaf nodes of the legal move tree to DEPTH.
-    Perft {
-        /// Depth in plies, 1 or more.
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
-        depth: u32,
-        /// Position to start from (default: the start position).
-        #[arg(long, default_value = STARTPOS_FEN)]
-        fen: String,
-        /// Print the count below each root move.
-        #[arg(long)]
-        divide: bool,
-        /// Castling in king-takes-rook notation (Chess960).
-        #[arg(long)]
-        chess960: bool,
-        /// Threads to share the work (split two plies below the root).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-        threads: u32,
-        /// MiB of cached subtree counts (0: no hashing).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=65536))]
-        hash: u32,
-    },
+    /// Count the leaf nodes of the legal move tree to DEPTH; or split a deep
+    /// perft into units, count units, merge their results (subcommands).
+    Perft(PerftCmd),
     /// List the legal moves of a position, one per line, in UCI notation (or SAN).
     Moves {
         /// Position (default: the start position).
@@ -93,6 +77,119 @@ enum Cmd {
         #[arg(long)]
         organiser_token_file: Option<std::path::PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct PerftCmd {
+    #[command(subcommand)]
+    step: Option<PerftStep>,
+    /// Depth in plies, 1 or more.
+    #[arg(required = true, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: Option<u32>,
+    /// Position to start from (default: the start position).
+    #[arg(long, default_value = STARTPOS_FEN)]
+    fen: String,
+    /// Print the count below each root move.
+    #[arg(long)]
+    divide: bool,
+    /// Castling in king-takes-rook notation (Chess960).
+    #[arg(long)]
+    chess960: bool,
+    /// Threads to share the work (split two plies below the root).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// MiB of cached subtree counts (0: no hashing).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=65536))]
+    hash: u32,
+}
+
+/// The steps of a perft split over many runs or machines.
+#[derive(Subcommand)]
+enum PerftStep {
+    /// Write every unique position SPLIT plies below the root, with the number
+    /// of paths to it, as a units file (the summary goes to stdout).
+    Split {
+        /// The split depth S.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=8))]
+        split: u32,
+        /// The total depth D of the perft (each unit needs perft D - S).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Root position, standard or Chess960 (default: the start position).
+        #[arg(long, default_value = STARTPOS_FEN)]
+        fen: String,
+        /// The units file to write (default: stdout, without the summary).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Count perft(D - S) for units I <= index < J of a units file (`-`:
+    /// stdin), printing `index count` as each unit finishes.
+    Units {
+        /// The units file.
+        file: PathBuf,
+        /// Depth per unit; must be D - S from the file's header (the default).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+        depth: Option<u32>,
+        /// First unit to count (default 0).
+        #[arg(long)]
+        from: Option<usize>,
+        /// Unit to stop before (default: the end of the file).
+        #[arg(long)]
+        to: Option<usize>,
+        /// Threads: whole units each, or one unit at a time when few.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// MiB of cached subtree counts, shared by all units (0: no hashing).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=65536))]
+        hash: u32,
+    },
+    /// Check that every unit has exactly one result and print the exact total.
+    Merge {
+        /// The units file.
+        units: PathBuf,
+        /// The `index count` lines of `engine perft units` (`-`: stdin).
+        results: PathBuf,
+    },
+}
+
+fn perft_cmd(cmd: PerftCmd) -> Result<(), String> {
+    match cmd.step {
+        None => perft(
+            &cmd.fen,
+            PerftArgs {
+                depth: cmd
+                    .depth
+                    .expect("clap requires a depth without a subcommand"),
+                divide: cmd.divide,
+                chess960: cmd.chess960,
+                threads: cmd.threads as usize,
+                hash_mb: cmd.hash as usize,
+            },
+        ),
+        Some(PerftStep::Split {
+            split,
+            depth,
+            fen,
+            out,
+        }) => units::split(&fen, split, depth, out.as_deref()),
+        Some(PerftStep::Units {
+            file,
+            depth,
+            from,
+            to,
+            threads,
+            hash,
+        }) => units::units(units::UnitsArgs {
+            file: &file,
+            depth,
+            from,
+            to,
+            threads: threads as usize,
+            hash_mb: hash as usize,
+        }),
+        Some(PerftStep::Merge { units, results }) => units::merge(&units, &results),
+    }
 }
 
 fn parse_fen(fen: &str) -> Result<Position, String> {
@@ -151,23 +248,7 @@ fn main() -> ExitCode {
             uci::run(std::io::stdin(), uci::Output::stdout());
             Ok(())
         }
-        Some(Cmd::Perft {
-            depth,
-            fen,
-            divide,
-            chess960,
-            threads,
-            hash,
-        }) => perft(
-            &fen,
-            PerftArgs {
-                depth,
-                divide,
-                chess960,
-                threads: threads as usize,
-                hash_mb: hash as usize,
-            },
-        ),
+        Some(Cmd::Perft(cmd)) => perft_cmd(cmd),
         Some(Cmd::Moves { fen, chess960, san }) => moves(&fen, chess960, san),
         Some(Cmd::Bench { depth }) => {
             println!("{}", uci::bench_line(depth));

@@ -36,8 +36,9 @@ pub use move_list::{MoveList, MoveListIter, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};
 pub use perft::{
-    divide, divide_parallel, divide_streamed, divide_until, divide_with, perft, perft_hashed,
-    perft_parallel, perft_with, PerftHash,
+    count_units, divide, divide_parallel, divide_streamed, divide_until, divide_with, merge, perft,
+    perft_hashed, perft_parallel, perft_with, read_units, result_line, split, write_units,
+    MergeError, PerftHash, Unit, UnitsError, UnitsFile, UnitsHeader,
 };
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};

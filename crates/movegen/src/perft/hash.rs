@@ -1,5 +1,7 @@
 //! The table of subtree counts for hashed perft.
 
+use super::identity::check_key;
+use crate::position::Position;
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,12 +11,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// Entries come four to a 64-byte bucket, so a probe costs one cache miss; a
 /// new count replaces the shallowest entry of its bucket, so the costly deep
-/// subtrees survive a full table. Lock-free: each entry holds the key XOR the
-/// data beside the data, so an entry torn by two threads writing at once reads
-/// as a miss. On Linux the table asks for transparent huge pages: random
-/// probes into hundreds of megabytes otherwise spend much of their time on
-/// TLB misses and first-touch page faults (perft 7 from the start position
-/// took 10.7 s with 2 GiB against 2.1 s with 64 MiB before).
+/// subtrees survive a full table. Lock-free: each entry holds its check word
+/// XOR the data beside the data, so an entry torn by two threads writing at
+/// once reads as a miss.
+///
+/// A false hit (another position's count returned) needs a position whose
+/// zobrist key lands in the same bucket with the same low 32 bits, and whose
+/// independent second key ([`check_key`]) has the same high 32 bits: 64 bits
+/// beyond the bucket index, so at most 4 * 2^-64 per probe whatever the table
+/// size (the README works out what that means per run).
+///
+/// On Linux the table asks for transparent huge pages: random probes into
+/// hundreds of megabytes otherwise spend much of their time on TLB misses
+/// and first-touch page faults (perft 7 from the start position took 10.7 s
+/// with 2 GiB against 2.1 s with 64 MiB before).
 pub struct PerftHash {
     /// The block from the allocator, of `layout`; the buckets start at the
     /// first 64-byte boundary inside it.
@@ -30,7 +40,7 @@ unsafe impl Send for PerftHash {}
 // SAFETY: as above.
 unsafe impl Sync for PerftHash {}
 
-/// Four entries of (key ^ data, data): one cache line. All-zero bytes are an
+/// Four entries of (check ^ data, data): one cache line. All-zero bytes are an
 /// empty bucket: depth 0, which no probe asks for.
 #[repr(align(64))]
 struct Bucket([AtomicU64; 8]);
@@ -113,31 +123,53 @@ impl PerftHash {
         let _ = key;
     }
 
+    /// The count of `pos` at `depth`, if the table holds it.
+    ///
+    /// The bucket is chosen by the high bits of the zobrist key; an entry
+    /// matches only if the low 32 bits of the zobrist key and the high 32 bits
+    /// of the independent [`check_key`] agree too. The second key is computed
+    /// only when the first half matches, so misses cost nothing extra.
     #[inline(always)]
-    pub(super) fn get(&self, key: u64, depth: u32) -> Option<u64> {
+    pub(super) fn get(&self, pos: &Position, depth: u32) -> Option<u64> {
+        let key = pos.key();
         let bucket = self.bucket(key);
+        let mut second = None;
         (0..4).find_map(|i| {
             let data = bucket[2 * i + 1].load(Ordering::Relaxed);
-            let check = bucket[2 * i].load(Ordering::Relaxed);
-            (check ^ data == key && data & DEPTH_MASK == depth as u64).then_some(data >> DEPTH_BITS)
+            let check = bucket[2 * i].load(Ordering::Relaxed) ^ data;
+            if check as u32 != key as u32 || data & DEPTH_MASK != depth as u64 {
+                return None;
+            }
+            let second = *second.get_or_insert_with(|| check_key(pos));
+            (check >> 32 == second >> 32).then_some(data >> DEPTH_BITS)
         })
     }
 
+    /// Stores the count of `pos` at `depth`.
     #[inline(always)]
-    pub(super) fn put(&self, key: u64, depth: u32, count: u64) {
+    pub(super) fn put(&self, pos: &Position, depth: u32, count: u64) {
         // Counts beyond 2^56 are not cached (none of the usual depths reach them).
         if count >> (64 - DEPTH_BITS) != 0 {
             return;
         }
+        let key = pos.key();
+        let check = entry_check(key, check_key(pos));
         let data = count << DEPTH_BITS | depth as u64;
         let bucket = self.bucket(key);
         // The shallowest entry goes (an empty one has depth 0).
         let victim = (0..4)
             .min_by_key(|&i| bucket[2 * i + 1].load(Ordering::Relaxed) & DEPTH_MASK)
             .unwrap_or(0);
-        bucket[2 * victim].store(key ^ data, Ordering::Relaxed);
+        bucket[2 * victim].store(check ^ data, Ordering::Relaxed);
         bucket[2 * victim + 1].store(data, Ordering::Relaxed);
     }
+}
+
+/// The check word of an entry: the zobrist key's low half (its high bits chose
+/// the bucket) and the second key's high half.
+#[inline(always)]
+fn entry_check(key: u64, second: u64) -> u64 {
+    (second & !0xFFFF_FFFF) | (key & 0xFFFF_FFFF)
 }
 
 impl Drop for PerftHash {

@@ -4,17 +4,32 @@
 //! [`recursion`] holds the counting itself, [`dispatch`] picks the copy of it
 //! compiled for the CPU, [`hash`] the table of subtree counts and
 //! [`parallel`] the splitting of the work over threads.
+//!
+//! Perft beyond one machine goes in three steps: [`split`] the tree at depth
+//! S into unique positions with their paths (written as a units file,
+//! [`units`]), count perft(D - S) of ranges of units anywhere ([`batch`]),
+//! and [`merge`] the `index count` results into the exact total.
+//! [`identity`] says when two positions are the same.
 
+mod batch;
 mod dispatch;
 mod hash;
+mod identity;
+mod merge;
 mod parallel;
 mod recursion;
+mod split;
+mod units;
 
+pub use batch::count_units;
 pub use dispatch::{perft, perft_hashed};
 pub use hash::PerftHash;
+pub use merge::{merge, result_line, MergeError};
 pub use parallel::{
     divide, divide_parallel, divide_streamed, divide_until, divide_with, perft_parallel, perft_with,
 };
+pub use split::{split, Unit};
+pub use units::{read_units, write_units, UnitsError, UnitsFile, UnitsHeader};
 
 #[cfg(test)]
 mod tests {

@@ -170,7 +170,7 @@ fn count_until(
     }
     // Above the leaves the table is used as the recursion uses it, so a
     // hashed perft loses no transpositions to the walk.
-    if let Some(n) = hash.and_then(|h| h.get(pos.key(), depth)) {
+    if let Some(n) = hash.and_then(|h| h.get(pos, depth)) {
         return Some(n);
     }
     let mut total = 0;
@@ -178,7 +178,7 @@ fn count_until(
         total += count_until(&pos.play(mv), depth - 1, hash, stop)?;
     }
     if let Some(h) = hash {
-        h.put(pos.key(), depth, total);
+        h.put(pos, depth, total);
     }
     Some(total)
 }

@@ -102,7 +102,7 @@ macro_rules! perft_module {
                     // SAFETY: same features as this function.
                     return unsafe { perft(pos, depth) };
                 }
-                if let Some(n) = hash.get(pos.key(), depth) {
+                if let Some(n) = hash.get(pos, depth) {
                     return n;
                 }
                 // SAFETY: same features as this function.
@@ -112,7 +112,7 @@ macro_rules! perft_module {
                         Color::Black => expand::<true, false>(pos, depth, Some(hash)),
                     }
                 };
-                hash.put(pos.key(), depth, nodes);
+                hash.put(pos, depth, nodes);
                 nodes
             }
 
