@@ -167,6 +167,17 @@ fn thesis_positions_list_their_legal_moves() {
             .collect();
         expected.sort();
         assert_eq!(strings(&pos["legal"]), expected, "{fen}");
+        // Every legal move has its SAN, which the library parses back to it.
+        let board: movegen::Position = fen.parse().unwrap();
+        for uci in &expected {
+            let san = pos["san"][uci.as_str()]
+                .as_str()
+                .unwrap_or_else(|| panic!("{fen}: no SAN for {uci}"));
+            let mv = board
+                .parse_san(san)
+                .unwrap_or_else(|e| panic!("{fen}: {san}: {e}"));
+            assert_eq!(&mv.to_uci(false).to_string(), uci, "{fen}: {san}");
+        }
         let (_, div) = get(&s, &format!("/api/divide?fen={}&depth=2", enc(fen)));
         assert_eq!(div["nodes"].to_string(), op(ops, "D2"), "{fen}");
     }

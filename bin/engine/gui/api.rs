@@ -86,6 +86,11 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
             .unwrap_or(0);
         targets.insert(from, json!(hex(Bitboard(prev) | Bitboard::from_square(to))));
     }
+    // Each legal move's SAN, keyed by its UCI text, for the page's lists.
+    let san: serde_json::Map<String, Value> = legal
+        .iter()
+        .map(|&mv| (uci(mv, chess960), json!(pos.san(mv).to_string())))
+        .collect();
     let status = match (pos.in_check(), legal.is_empty()) {
         (true, true) => "checkmate",
         (false, true) => "stalemate",
@@ -106,6 +111,7 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
         "en_passant": pos.ep_square().map(|s| s.to_string()),
         "board": board(pos),
         "legal": moves,
+        "san": san,
         "status": status,
         "checkers": hex(pos.checkers()),
         "pinned": hex(pos.pinned()),

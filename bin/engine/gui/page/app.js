@@ -354,6 +354,13 @@ function describe(text) {
   const piece = state.pos && state.pos.board[from];
   // Moves are UCI text (squares and a promotion letter), safe as HTML.
   const safe = /^[a-h][1-8][a-h][1-8][nbrq]?$/.test(text) ? text : "?";
+  // A legal move is shown in SAN with its UCI text beside it; SAN is made
+  // of letters, digits and "x=+#-", so a checked one is safe as HTML too.
+  const san = state.pos && state.pos.san && state.pos.san[text];
+  if (san && /^[A-Za-z0-9x=+#-]+$/.test(san)) {
+    const g = piece ? `<span class="g">${glyph(piece)}</span>` : "";
+    return `${g}${san} <small class="uci">${safe}</small>`;
+  }
   let label = piece ? `<span class="g">${glyph(piece)}</span>${safe}` : safe;
   const own = state.pos && state.pos.board[to];
   const castle = piece && piece.toLowerCase() === "k"

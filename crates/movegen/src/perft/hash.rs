@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// A false hit (another position's count returned) needs a position whose
 /// zobrist key lands in the same bucket with the same low 32 bits, and whose
-/// independent second key ([`check_key`]) has the same high 32 bits: 64 bits
+/// independent second key (`check_key`) has the same high 32 bits: 64 bits
 /// beyond the bucket index, so at most 4 * 2^-64 per probe whatever the table
 /// size (the README works out what that means per run).
 ///
@@ -127,7 +127,7 @@ impl PerftHash {
     ///
     /// The bucket is chosen by the high bits of the zobrist key; an entry
     /// matches only if the low 32 bits of the zobrist key and the high 32 bits
-    /// of the independent [`check_key`] agree too. The second key is computed
+    /// of the independent `check_key` agree too. The second key is computed
     /// only when the first half matches, so misses cost nothing extra.
     #[inline(always)]
     pub(super) fn get(&self, pos: &Position, depth: u32) -> Option<u64> {
