@@ -2,80 +2,13 @@
 //! flags a task, a later different set leaves it agreed, tokens are checked,
 //! hostile input changes nothing, and the export is the test data's format.
 
+#[path = "support/gui_server.rs"]
+mod gui_server;
+
+use gui_server::{start, start_on, Server};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
-struct Server {
-    child: Child,
-    port: u16,
-    organiser: String,
-    db: PathBuf,
-    /// Leave the database file behind (for a restart on it).
-    keep: bool,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if self.keep {
-            return;
-        }
-        for ext in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{ext}", self.db.display()));
-        }
-    }
-}
-
-fn start(name: &str) -> Server {
-    let db = std::env::temp_dir().join(format!(
-        "pinmask-crowd-{name}-{}.sqlite",
-        std::process::id()
-    ));
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
-    }
-    start_on(db)
-}
-
-/// A server on the database file `db`, as it is.
-fn start_on(db: PathBuf) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["gui", "--port", "0", "--db"])
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut first, mut second) = (String::new(), String::new());
-    out.read_line(&mut first).unwrap();
-    out.read_line(&mut second).unwrap();
-    let port = first
-        .trim()
-        .strip_prefix("listening on http://127.0.0.1:")
-        .and_then(|rest| rest.strip_suffix('/'))
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
-    let organiser = second
-        .trim()
-        .strip_prefix("organiser token: ")
-        .unwrap_or_else(|| panic!("unexpected second line {second:?}"))
-        .to_string();
-    Server {
-        child,
-        port,
-        organiser,
-        db,
-        keep: false,
-    }
-}
-
-/// Status, headers and body of one request.
+/// Status, head and body (JSON, or the text if it is not JSON) of one request.
 fn call(
     s: &Server,
     method: &str,
@@ -83,51 +16,10 @@ fn call(
     headers: &[String],
     body: &str,
 ) -> (u16, String, Value) {
-    let mut text = format!(
-        "{method} {path} HTTP/1.1\r\nConnection: close\r\nHost: 127.0.0.1:{}\r\n",
-        s.port
-    );
-    for h in headers {
-        text += &format!("{h}\r\n");
-    }
-    text += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
-    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    stream.write_all(text.as_bytes()).unwrap();
-    let mut reply = Vec::new();
-    let _ = stream.read_to_end(&mut reply);
-    let reply = String::from_utf8_lossy(&reply).to_string();
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    let json = serde_json::from_str(&body).unwrap_or(Value::String(body));
-    (status, head.to_string(), json)
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).expect("chunk size");
-        if size == 0 {
-            break;
-        }
-        out += &tail[..size];
-        rest = &tail[size + 2..];
-    }
-    out
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let reply = s.request(method, path, &headers, body);
+    let json = serde_json::from_str(&reply.body).unwrap_or(Value::String(reply.body));
+    (reply.status, reply.head, json)
 }
 
 fn bearer(token: &str) -> Vec<String> {
@@ -526,9 +418,9 @@ fn data_survives_a_restart_on_the_same_file() {
     let task = next(&s, &token);
     assert_eq!(submit(&s, &token, &task, &ENDING_LEGAL).0, 200);
     s.keep = true;
-    let db = s.db.clone();
+    let (db, cases) = (s.db.clone(), s.cases.clone());
     drop(s);
-    let s = start_on(db);
+    let s = start_on(db, cases);
     let (status, me) = get(&s, "/api/crowd/me", Some(&token));
     assert_eq!(
         (status, me["expert"]["name"].as_str()),

@@ -2,114 +2,19 @@
 //! legal move lists for every thesis position, divide counts, bad FENs,
 //! foreign Host and Origin, malformed requests, and saved cases.
 
+#[path = "support/gui_server.rs"]
+mod gui_server;
+
+use gui_server::{raw, start, Server};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-
-struct Server {
-    child: Child,
-    port: u16,
-    cases: PathBuf,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.cases);
-        for ext in ["sqlite", "sqlite-wal", "sqlite-shm"] {
-            let _ = std::fs::remove_file(self.cases.with_extension(ext));
-        }
-    }
-}
-
-fn start(name: &str) -> Server {
-    let cases = std::env::temp_dir().join(format!("pinmask-gui-{name}-{}.epd", std::process::id()));
-    let _ = std::fs::remove_file(&cases);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["gui", "--port", "0", "--cases"])
-        .arg(&cases)
-        .arg("--db")
-        .arg(cases.with_extension("sqlite"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .trim()
-        .strip_prefix("listening on http://127.0.0.1:")
-        .and_then(|rest| rest.strip_suffix('/'))
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    Server { child, port, cases }
-}
-
-/// Status and body of one raw request.
-fn raw(port: u16, request: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    stream.write_all(request).unwrap();
-    let mut reply = Vec::new();
-    let _ = stream.read_to_end(&mut reply);
-    let reply = String::from_utf8_lossy(&reply).to_string();
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {reply:?}"));
-    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    (
-        status,
-        if chunked {
-            dechunk(body)
-        } else {
-            body.to_string()
-        },
-    )
-}
-
-/// The body of a chunked reply (large replies come chunked).
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).expect("chunk size");
-        if size == 0 {
-            break;
-        }
-        out += &tail[..size];
-        rest = &tail[size + 2..];
-    }
-    out
-}
 
 fn request(s: &Server, method: &str, path: &str, headers: &[&str], body: &str) -> (u16, Value) {
-    let mut text = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
-    if !headers.iter().any(|h| h.starts_with("Host:")) {
-        text += &format!("Host: 127.0.0.1:{}\r\n", s.port);
-    }
-    for h in headers {
-        text += &format!("{h}\r\n");
-    }
-    text += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
-    let (status, body) = raw(s.port, text.as_bytes());
-    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
-    (status, json)
+    let reply = s.request(method, path, headers, body);
+    (reply.status, reply.json())
 }
 
 fn get(s: &Server, path: &str) -> (u16, Value) {
-    request(s, "GET", path, &[], "")
+    s.get(path)
 }
 
 fn enc(text: &str) -> String {
@@ -276,7 +181,7 @@ fn only_our_own_host_and_origin() {
         assert!(body["error"].as_str().unwrap().contains("is not served"));
         assert_eq!(request(&s, "GET", "/", &[host], "").0, 403, "{host}");
     }
-    let (status, _) = raw(port, b"GET /api/config HTTP/1.0\r\n\r\n");
+    let status = raw(port, b"GET /api/config HTTP/1.0\r\n\r\n").status;
     assert_eq!(status, 403, "no Host at all");
 
     let case = r#"{"fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "moves": ["e1e2"]}"#;
@@ -320,7 +225,7 @@ fn malformed_requests_get_4xx_and_the_server_keeps_serving() {
         b"GET / HTTP/9.9\r\n\r\n",
     ];
     for g in garbage {
-        let (status, _) = raw(s.port, g);
+        let status = raw(s.port, g).status;
         assert!((400..500).contains(&status) || status == 505, "{status}");
         alive(&s);
     }
@@ -410,7 +315,7 @@ fn a_saved_case_is_one_epd_line() {
 #[test]
 fn the_page_and_the_other_endpoints() {
     let s = start("page");
-    let (status, body) = raw(
+    let page = raw(
         s.port,
         format!(
             "GET / HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
@@ -418,8 +323,8 @@ fn the_page_and_the_other_endpoints() {
         )
         .as_bytes(),
     );
-    assert_eq!(status, 200);
-    assert!(body.contains("<script src=\"/app.js\">"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<script src=\"/app.js\">"));
     let (_, suites) = get(&s, "/api/suites");
     assert_eq!(
         suites["suites"][0]["positions"].as_array().unwrap().len(),

@@ -1,5 +1,7 @@
 //! `engine gui --port 0` as a child process, and a minimal HTTP/1.1 client
-//! for its JSON API.
+//! for its JSON API, shared by the page's API tests.
+
+#![allow(dead_code)] // each test file uses its own part of it
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -8,97 +10,137 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A running page server; killed when dropped.
+/// A running page server; killed when dropped, its files removed.
 pub struct Server {
     child: Child,
     /// The port it listens on.
     pub port: u16,
+    /// The organiser token it printed at start-up.
+    pub organiser: String,
     /// The crowd mode's database, a temporary file.
-    db: PathBuf,
+    pub db: PathBuf,
+    /// The file "Save" appends cases to, a temporary file.
+    pub cases: PathBuf,
+    /// Leave the files behind when dropped (for a restart on them).
+    pub keep: bool,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", self.db.display()));
+        if !self.keep {
+            remove_files(self);
         }
     }
 }
 
-/// Starts `engine gui` on a free port and reads the port it printed;
-/// `name` keeps the database files of tests running at once apart.
+fn remove_files(s: &Server) {
+    let _ = std::fs::remove_file(&s.cases);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", s.db.display()));
+    }
+}
+
+/// Starts `engine gui` on a free port with fresh temporary files; `name`
+/// keeps the files of tests running at once apart.
 pub fn start(name: &str) -> Server {
-    let db =
-        std::env::temp_dir().join(format!("pinmask-play-{name}-{}.sqlite", std::process::id()));
+    let base = std::env::temp_dir().join(format!("pinmask-gui-{name}-{}", std::process::id()));
+    let (db, cases) = (base.with_extension("sqlite"), base.with_extension("epd"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let _ = std::fs::remove_file(&cases);
+    start_on(db, cases)
+}
+
+/// Starts `engine gui` on the files as they are, and reads the port and the
+/// organiser token from its first two lines.
+pub fn start_on(db: PathBuf, cases: PathBuf) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
         .args(["gui", "--port", "0", "--db"])
         .arg(&db)
+        .arg("--cases")
+        .arg(&cases)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("engine starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut first, mut second) = (String::new(), String::new());
+    out.read_line(&mut first).unwrap();
+    out.read_line(&mut second).unwrap();
+    let port = first
         .trim()
         .strip_prefix("listening on http://127.0.0.1:")
         .and_then(|rest| rest.strip_suffix('/'))
         .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    Server { child, port, db }
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
+    let organiser = second
+        .trim()
+        .strip_prefix("organiser token: ")
+        .unwrap_or_else(|| panic!("unexpected second line {second:?}"))
+        .to_string();
+    Server {
+        child,
+        port,
+        organiser,
+        db,
+        cases,
+        keep: false,
+    }
 }
 
-impl Server {
-    /// Status, content type and body of one request.
-    pub fn send(&self, method: &str, path: &str, body: &str) -> (u16, String, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let text = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        stream.write_all(text.as_bytes()).unwrap();
-        let mut reply = Vec::new();
-        let _ = stream.read_to_end(&mut reply);
-        let reply = String::from_utf8_lossy(&reply).to_string();
-        let status = reply
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no status in {reply:?}"));
-        let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
-        let head = head.to_ascii_lowercase();
-        let content_type = head
+/// One reply: its status, its head (status line and headers) and its body.
+pub struct Reply {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON (`Null` if it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// The value of header `name` (lower case), if present.
+    pub fn header(&self, name: &str) -> Option<String> {
+        let prefix = format!("{name}: ");
+        self.head
+            .to_ascii_lowercase()
             .lines()
-            .find_map(|l| l.strip_prefix("content-type: "))
-            .unwrap_or("")
-            .to_string();
-        let body = if head.contains("transfer-encoding: chunked") {
+            .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
+    }
+}
+
+/// Sends `request` as it is to the server on `port` and reads the reply.
+pub fn raw(port: u16, request: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    let reply = String::from_utf8_lossy(&reply).to_string();
+    let status = reply
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {reply:?}"));
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    Reply {
+        status,
+        head: head.to_string(),
+        body: if chunked {
             dechunk(body)
         } else {
             body.to_string()
-        };
-        (status, content_type, body)
-    }
-
-    /// A GET answered with JSON.
-    pub fn get(&self, path: &str) -> (u16, Value) {
-        let (status, _, body) = self.send("GET", path, "");
-        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-    }
-
-    /// A POST of `body` answered with JSON.
-    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let (status, _, reply) = self.send("POST", path, &body.to_string());
-        (status, serde_json::from_str(&reply).unwrap_or(Value::Null))
+        },
     }
 }
 
@@ -114,4 +156,38 @@ fn dechunk(mut rest: &str) -> String {
         rest = &tail[size + 2..];
     }
     out
+}
+
+impl Server {
+    /// One request with extra `headers`; `Host` is ours unless given.
+    pub fn request(&self, method: &str, path: &str, headers: &[&str], body: &str) -> Reply {
+        let mut text = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|h| h.starts_with("Host:")) {
+            text += &format!("Host: 127.0.0.1:{}\r\n", self.port);
+        }
+        for h in headers {
+            text += &format!("{h}\r\n");
+        }
+        text += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        raw(self.port, text.as_bytes())
+    }
+
+    /// Status, content type and body of one request.
+    pub fn send(&self, method: &str, path: &str, body: &str) -> (u16, String, String) {
+        let reply = self.request(method, path, &[], body);
+        let content_type = reply.header("content-type").unwrap_or_default();
+        (reply.status, content_type, reply.body)
+    }
+
+    /// A GET answered with JSON.
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        let reply = self.request("GET", path, &[], "");
+        (reply.status, reply.json())
+    }
+
+    /// A POST of `body` answered with JSON.
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let reply = self.request("POST", path, &[], &body.to_string());
+        (reply.status, reply.json())
+    }
 }
