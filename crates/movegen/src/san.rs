@@ -39,6 +39,8 @@ pub struct San {
     suffix: Suffix,
 }
 
+/// The move part of SAN (everything but `+`/`#`): as written for a legal
+/// move, and as a parsed string asks for it before it is matched.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Body {
     Castle(CastleSide),
@@ -147,20 +149,6 @@ impl fmt::Display for SanError {
 
 impl std::error::Error for SanError {}
 
-/// What a SAN string asks for, before it is matched against the legal moves.
-#[derive(Debug, PartialEq, Eq)]
-enum Pattern {
-    Castle(CastleSide),
-    Normal {
-        piece: Piece,
-        file: Option<File>,
-        rank: Option<Rank>,
-        capture: bool,
-        to: Square,
-        promotion: Option<Piece>,
-    },
-}
-
 impl Position {
     /// The move `mv` in SAN.
     ///
@@ -244,14 +232,14 @@ impl Position {
     /// A [`SanError`]: not SAN, no legal move matches, several match, a
     /// capture mark on a non-capture, or a promotion without its piece.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
-        match parse_pattern(text)? {
-            Pattern::Castle(side) => self
+        match parse_body(text)? {
+            Body::Castle(side) => self
                 .legal_moves()
                 .iter()
                 .copied()
                 .find(|mv| mv.is_castle() && (mv.to() > mv.from()) == (side == CastleSide::Short))
                 .ok_or(SanError::Illegal),
-            Pattern::Normal {
+            Body::Normal {
                 piece,
                 file,
                 rank,
@@ -311,7 +299,7 @@ fn strip_suffixes(text: &str) -> &str {
     }
 }
 
-fn parse_pattern(text: &str) -> Result<Pattern, SanError> {
+fn parse_body(text: &str) -> Result<Body, SanError> {
     let s = strip_suffixes(text);
     if !s.is_ascii() || s.is_empty() {
         return Err(SanError::Syntax);
@@ -321,8 +309,8 @@ fn parse_pattern(text: &str) -> Result<Pattern, SanError> {
         .map(|c| if c == '0' || c == 'o' { 'O' } else { c })
         .collect();
     match castle.as_str() {
-        "O-O" => return Ok(Pattern::Castle(CastleSide::Short)),
-        "O-O-O" => return Ok(Pattern::Castle(CastleSide::Long)),
+        "O-O" => return Ok(Body::Castle(CastleSide::Short)),
+        "O-O-O" => return Ok(Body::Castle(CastleSide::Long)),
         _ => {}
     }
     let mut b = s.as_bytes();
@@ -371,7 +359,7 @@ fn parse_pattern(text: &str) -> Result<Pattern, SanError> {
         (Piece::Pawn, None) => Some(to.file()),
         _ => file,
     };
-    Ok(Pattern::Normal {
+    Ok(Body::Normal {
         piece,
         file,
         rank,

@@ -67,14 +67,18 @@ mod tests {
     use crate::perft::perft;
     use crate::perft::split::split;
 
-    #[test]
-    fn every_unit_is_reported_once_with_its_count() {
-        let root = Position::startpos();
-        let units: Vec<(usize, Position)> = split(&root, 2)
+    /// The unique positions `depth` plies from the start, numbered.
+    fn startpos_units(depth: u32) -> Vec<(usize, Position)> {
+        split(&Position::startpos(), depth)
             .iter()
             .enumerate()
             .map(|(i, u)| (i, u.position))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn every_unit_is_reported_once_with_its_count() {
+        let units = startpos_units(2);
         let hash = PerftHash::new(1);
         for (threads, hash) in [(1, None), (2, Some(&hash)), (3, None)] {
             for batch in [&units[..], &units[..3]] {
@@ -94,12 +98,7 @@ mod tests {
 
     #[test]
     fn a_refusing_reporter_stops_the_batch() {
-        let root = Position::startpos();
-        let units: Vec<(usize, Position)> = split(&root, 2)
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (i, u.position))
-            .collect();
+        let units = startpos_units(2);
         for threads in [1, 2] {
             let mut calls = 0;
             let finished = count_units(&units, 3, threads, None, |_, _| {
