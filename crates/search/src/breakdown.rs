@@ -2,8 +2,9 @@
 //! UCI, the board page): the same code as [`evaluate`](crate::evaluate),
 //! with every term recorded per side instead of only summed.
 
-use crate::eval::{taper, value, MATERIAL, MAX_PHASE, PHASE, TEMPO};
-use crate::terms::{side_terms, Tally};
+use crate::eval::{taper, MAX_PHASE, PHASE, TEMPO};
+use crate::params::W;
+use crate::terms::{side_pieces, side_terms, Tally};
 use movegen::{Color, Piece, Position};
 
 /// One term of the evaluation.
@@ -85,10 +86,11 @@ pub struct Breakdown {
 struct SideTable<'a>(&'a mut [[MgEg; 2]; Term::NUM], Color);
 
 impl Tally for SideTable<'_> {
-    fn add(&mut self, term: Term, v: MgEg, times: i32) {
-        let slot = &mut self.0[term.index()][self.1.index()];
-        slot.0 += v.0 * times;
-        slot.1 += v.1 * times;
+    fn add(&mut self, term: Term, slot: usize, times: i32) {
+        let (mg, eg) = W[slot];
+        let row = &mut self.0[term.index()][self.1.index()];
+        row.0 += mg * times;
+        row.1 += eg * times;
     }
 }
 
@@ -104,16 +106,11 @@ impl Breakdown {
         let mut phase = 0;
         for color in Color::ALL {
             let mut table = SideTable(&mut terms, color);
-            for piece in Piece::ALL {
-                let material = MATERIAL[piece.index()];
-                for sq in pos.pieces_of(color, piece) {
-                    let (m, e) = value(color, piece, sq);
-                    table.add(Term::Material, material, 1);
-                    table.add(Term::PieceSquares, (m - material.0, e - material.1), 1);
-                    phase += PHASE[piece.index()];
-                }
-            }
+            side_pieces(pos, color, &mut table);
             side_terms(pos, color, &mut table);
+            for piece in Piece::ALL {
+                phase += PHASE[piece.index()] * pos.pieces_of(color, piece).len() as i32;
+            }
         }
         Breakdown {
             terms,
@@ -156,6 +153,7 @@ impl Breakdown {
 mod tests {
     use super::*;
     use crate::evaluate;
+    use crate::params;
 
     const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -182,7 +180,10 @@ mod tests {
             assert_eq!(b.net(t), (0, 0), "{t:?}");
         }
         // Eight pawns, two knights, bishops, rooks and a queen.
-        let material = 8 * 100 + 2 * 325 + 2 * 335 + 2 * 490 + 980;
+        let value = |p: Piece| W[params::MATERIAL + p.index()].0;
+        let material = 8 * value(Piece::Pawn)
+            + 2 * (value(Piece::Knight) + value(Piece::Bishop) + value(Piece::Rook))
+            + value(Piece::Queen);
         assert_eq!(b.terms[Term::Material.index()][0].0, material);
         assert_eq!(b.final_score(), TEMPO);
     }
@@ -192,10 +193,10 @@ mod tests {
         // White has a passed pawn on c4 (its fourth rank), Black only a king: phase 0.
         let b = Breakdown::of(&Position::from_fen(FENS[5]).unwrap());
         assert_eq!(b.phase, 0);
-        assert_eq!(b.terms[Term::Passed.index()][0], (10, 22));
+        assert_eq!(b.terms[Term::Passed.index()][0], W[params::PASSED + 3]);
         assert_eq!(b.terms[Term::Passed.index()][1], (0, 0));
-        assert_eq!(b.terms[Term::Pawns.index()][0], (-10, -12));
-        assert_eq!(b.net(Term::Material), (100, 120));
+        assert_eq!(b.terms[Term::Pawns.index()][0], W[params::ISOLATED]);
+        assert_eq!(b.net(Term::Material), W[params::MATERIAL]);
         assert_eq!(b.side_to_move, Color::Black);
     }
 }

@@ -2,23 +2,13 @@
 //! `terms.rs` (mobility, pawns, king safety), tapered between the middlegame
 //! and the endgame by the material left on the board.
 //!
-//! The tables are built from a few readable rules (centralisation, pawn
-//! advance, king shelter early and king activity late) rather than typed in.
+//! Every weight comes from `weights.rs`, fitted by our own tuner
+//! (`examples/texel.rs`) to the results of our own self-play games; the
+//! slots are named in `params.rs`.
 
+use crate::params::{self, WEIGHTS};
 use crate::terms::terms;
 use movegen::{Color, Piece, Position, Square};
-
-/// Material in centipawns, middlegame and endgame, by piece kind.
-/// Round numbers of our own: minors a little weaker and rooks a little
-/// stronger once the board empties; pawns gain value in the endgame.
-pub(crate) const MATERIAL: [(i32, i32); 6] = [
-    (100, 120),
-    (325, 305),
-    (335, 325),
-    (490, 540),
-    (980, 970),
-    (0, 0),
-];
 
 /// Game phase weight by piece kind; 24 is the full opening set.
 pub(crate) const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -28,64 +18,17 @@ pub const MAX_PHASE: i32 = 24;
 /// depths close.
 pub const TEMPO: i32 = 10;
 
-/// Distance from the board's centre in king steps, 0 (d4/e4/d5/e5) to 3 (corners).
-const fn centre_distance(sq: usize) -> i32 {
-    let f = (sq % 8) as i32;
-    let r = (sq / 8) as i32;
-    let df = if f < 4 { 3 - f } else { f - 4 };
-    let dr = if r < 4 { 3 - r } else { r - 4 };
-    if df > dr {
-        df
-    } else {
-        dr
-    }
-}
-
-/// Piece-square bonus for a White piece on `sq` (a1 = 0), middlegame and endgame.
-const fn square_bonus(piece: usize, sq: usize) -> (i32, i32) {
-    let rank = (sq / 8) as i32;
-    let file = (sq % 8) as i32;
-    let centre = 3 - centre_distance(sq); // 0 at the rim, 3 in the centre
-    match piece {
-        // Pawns: advance, and take the centre early.
-        0 => {
-            let central = if file == 3 || file == 4 { 1 } else { 0 };
-            let mg = (rank - 1) * 5 + central * rank * 5;
-            let eg = (rank - 1) * 12;
-            (mg, eg)
-        }
-        // Knights: strongly centralised.
-        1 => (centre * 12 - 20, centre * 10 - 15),
-        // Bishops: mildly centralised.
-        2 => (centre * 6 - 8, centre * 5 - 6),
-        // Rooks: the seventh rank, and central files a little.
-        3 => {
-            let seventh = if rank == 6 { 15 } else { 0 };
-            let files = if file == 3 || file == 4 { 5 } else { 0 };
-            (seventh + files, seventh / 2)
-        }
-        // Queens: slight centralisation.
-        4 => (centre * 3 - 4, centre * 6 - 8),
-        // King: sheltered at the back early, active in the centre late.
-        _ => {
-            let shelter = if rank == 0 {
-                [20, 30, 10, 0, 0, 10, 30, 20][file as usize]
-            } else {
-                -15 * rank
-            };
-            (shelter, centre * 15 - 25)
-        }
-    }
-}
-
+/// Material plus piece-square bonus of each White piece kind and square,
+/// from the weights (the search's one lookup per piece).
 const fn build_tables() -> [[(i32, i32); 64]; 6] {
     let mut t = [[(0, 0); 64]; 6];
     let mut p = 0;
     while p < 6 {
         let mut sq = 0;
         while sq < 64 {
-            let (mg, eg) = square_bonus(p, sq);
-            t[p][sq] = (mg + MATERIAL[p].0, eg + MATERIAL[p].1);
+            let m = WEIGHTS[params::MATERIAL + p];
+            let b = WEIGHTS[params::PST + 64 * p + sq];
+            t[p][sq] = (m.0 + b.0, m.1 + b.1);
             sq += 1;
         }
         p += 1;
@@ -107,7 +50,7 @@ pub(crate) fn value(color: Color, piece: Piece, sq: Square) -> (i32, i32) {
 
 /// The nominal middlegame value of a piece kind, for move ordering.
 pub fn piece_value(piece: Piece) -> i32 {
-    MATERIAL[piece.index()].0
+    WEIGHTS[params::MATERIAL + piece.index()].0
 }
 
 /// The evaluation in centipawns from the side to move's point of view.

@@ -16,12 +16,15 @@ mod deepen;
 mod eval;
 mod limits;
 mod ordering;
+mod params;
 mod search;
 mod strength;
 mod terms;
 mod time;
 mod tt;
+pub mod tune;
 mod wdl;
+mod weights;
 
 pub use bench::{bench, bench_until, BENCH_DEPTH};
 pub use breakdown::{Breakdown, MgEg, Term};

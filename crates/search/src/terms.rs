@@ -1,45 +1,22 @@
 //! Evaluation terms beyond material and piece squares: piece mobility, pawn
 //! structure, passed pawns, the bishop pair, rooks on open files and king
-//! safety. Each term gives a (middlegame, endgame) pair from White's point of
-//! view; `eval.rs` tapers them with the rest.
+//! safety. Each term names a weight slot of `params.rs` and how many times
+//! it applies, from one side's point of view; `eval.rs` tapers the sum.
 //!
 //! The terms are added to a [`Tally`]: a plain pair in the search (the sum,
-//! no bookkeeping), or a per-term table for the `eval` breakdown, so both
-//! come from the same code.
+//! no bookkeeping), a per-term table for the `eval` breakdown, or the
+//! tuner's list of counts per slot, so all three come from the same code.
 
 use crate::breakdown::Term;
+use crate::params::{self, W};
 use movegen::attacks::king_attacks;
 use movegen::{piece_attacks, Color, Piece, Position, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
-/// Mobility per reachable square (not own pieces, not attacked by enemy
-/// pawns), counted from a typical number of squares, for N, B, R, Q.
-const MOBILITY: [(i32, i32, u32); 4] = [(4, 4, 4), (5, 5, 6), (2, 4, 6), (1, 2, 12)];
-/// Passed pawn bonus by rank counted from its own side (rank 2 to 7).
-const PASSED: [(i32, i32); 8] = [
-    (0, 0),
-    (2, 8),
-    (4, 12),
-    (10, 22),
-    (22, 40),
-    (40, 70),
-    (65, 110),
-    (0, 0),
-];
-/// Per pawn beyond the first on a file.
-const DOUBLED: (i32, i32) = (-10, -20);
-/// A pawn with no friendly pawn on either neighbouring file.
-const ISOLATED: (i32, i32) = (-10, -12);
-/// Both bishops.
-const BISHOP_PAIR: (i32, i32) = (30, 45);
-/// A rook on a file without pawns, and on a file without own pawns.
-const ROOK_OPEN: (i32, i32) = (25, 10);
-const ROOK_HALF_OPEN: (i32, i32) = (12, 6);
-/// A friendly pawn right in front of a castled king (middlegame only).
-const SHIELD: i32 = 10;
-/// Attack units on the squares around the king, by attacking piece (N, B, R, Q).
+/// Attack units on the squares around the king, by attacking piece (N, B,
+/// R, Q): a fixed scale, which the king danger weights read.
 const ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 
 fn file_mask(file: usize) -> u64 {
@@ -86,16 +63,33 @@ fn relative_rank(color: Color, sq: Square) -> usize {
 
 /// Where one side's terms are added up, from that side's point of view.
 pub(crate) trait Tally {
-    /// Adds `times` times the (middlegame, endgame) `value` of `term`.
-    fn add(&mut self, term: Term, value: (i32, i32), times: i32);
+    /// Adds `times` times the weight in `slot`, which belongs to `term`.
+    fn add(&mut self, term: Term, slot: usize, times: i32);
 }
 
 /// The search's tally: the sum alone.
 impl Tally for (i32, i32) {
     #[inline]
-    fn add(&mut self, _: Term, value: (i32, i32), times: i32) {
-        self.0 += value.0 * times;
-        self.1 += value.1 * times;
+    fn add(&mut self, _: Term, slot: usize, times: i32) {
+        let (mg, eg) = W[slot];
+        self.0 += mg * times;
+        self.1 += eg * times;
+    }
+}
+
+/// Material and piece squares of `color`'s pieces, each from `color`'s
+/// point of view (the search reads them from `eval.rs`'s combined tables).
+pub(crate) fn side_pieces(pos: &Position, color: Color, acc: &mut impl Tally) {
+    for piece in Piece::ALL {
+        for sq in pos.pieces_of(color, piece) {
+            let sq = match color {
+                Color::White => sq,
+                Color::Black => sq.flip_rank(),
+            };
+            acc.add(Term::Material, params::MATERIAL + piece.index(), 1);
+            let slot = params::PST + 64 * piece.index() + sq.index();
+            acc.add(Term::PieceSquares, slot, 1);
+        }
     }
 }
 
@@ -117,9 +111,8 @@ pub(crate) fn side_terms(pos: &Position, color: Color, acc: &mut impl Tally) {
     {
         for sq in pos.pieces_of(color, piece) {
             let attacks = piece_attacks(piece, color, sq, occ).0;
-            let (mg, eg, typical) = MOBILITY[i];
-            let count = (attacks & safe).count_ones() as i32 - typical as i32;
-            acc.add(Term::Mobility, (mg, eg), count);
+            let count = (attacks & safe).count_ones() as usize;
+            acc.add(Term::Mobility, params::MOBILITY[i] + count, 1);
             let near_king = (attacks & zone).count_ones() as i32;
             if near_king > 0 {
                 units += ATTACK_UNITS[i] * near_king;
@@ -128,43 +121,45 @@ pub(crate) fn side_terms(pos: &Position, color: Color, acc: &mut impl Tally) {
             if piece == Piece::Rook {
                 let file = file_mask(sq.file().index());
                 if (own_pawns | their_pawns) & file == 0 {
-                    acc.add(Term::Rooks, ROOK_OPEN, 1);
+                    acc.add(Term::Rooks, params::ROOK_OPEN, 1);
                 } else if own_pawns & file == 0 {
-                    acc.add(Term::Rooks, ROOK_HALF_OPEN, 1);
+                    acc.add(Term::Rooks, params::ROOK_HALF_OPEN, 1);
                 }
             }
         }
     }
-    // One attacker is no attack; the danger grows with the square of the units.
+    // One attacker is no attack; the danger is a table by the units.
     if attackers >= 2 {
-        acc.add(Term::KingAttack, (units * units / 4, 0), 1);
+        let units = (units as usize).min(params::DANGER_SLOTS - 1);
+        acc.add(Term::KingAttack, params::KING_DANGER + units, 1);
     }
 
     if pos.pieces_of(color, Piece::Bishop).len() >= 2 {
-        acc.add(Term::BishopPair, BISHOP_PAIR, 1);
+        acc.add(Term::BishopPair, params::BISHOP_PAIR, 1);
     }
 
     for file in 0..8 {
         let n = (own_pawns & file_mask(file)).count_ones() as i32;
         if n > 1 {
-            acc.add(Term::Pawns, DOUBLED, n - 1);
+            acc.add(Term::Pawns, params::DOUBLED, n - 1);
         }
     }
     for sq in pos.pieces_of(color, Piece::Pawn) {
         let file = sq.file().index();
         if own_pawns & neighbour_files(file) == 0 {
-            acc.add(Term::Pawns, ISOLATED, 1);
+            acc.add(Term::Pawns, params::ISOLATED, 1);
         }
         let span = (file_mask(file) | neighbour_files(file)) & ahead(color, sq);
         if their_pawns & span == 0 && own_pawns & file_mask(file) & ahead(color, sq) == 0 {
-            acc.add(Term::Passed, PASSED[relative_rank(color, sq)], 1);
+            let rank = relative_rank(color, sq);
+            acc.add(Term::Passed, params::PASSED + rank, 1);
         }
     }
 
     let king = pos.king(color);
     if relative_rank(color, king) <= 1 {
         let front = king_attacks(king).0 & ahead(color, king) & own_pawns;
-        acc.add(Term::KingShield, (SHIELD, 0), front.count_ones() as i32);
+        acc.add(Term::KingShield, params::SHIELD, front.count_ones() as i32);
     }
 }
 

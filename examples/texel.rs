@@ -1,0 +1,398 @@
+//! Texel tuning of every evaluation weight, from our own self-play games.
+//!
+//! Two steps, both reproducible on any machine:
+//!
+//! ```text
+//! cargo run --release --example texel -- gen GAMES NODES FILE   # self-play, one line per position
+//! cargo run --release --example texel -- tune FILE [ITERATIONS] # fit, then write weights.rs
+//! ```
+//!
+//! `gen` plays the engine against itself at a fixed number of nodes per move
+//! on one thread per game (games are shared out over the machine's cores, and
+//! each game is fixed by its number, so the file is the same on every run).
+//! Each game starts from an opening of `tests/data/openings.epd` and a few
+//! seeded random plies. A game ends by the rules, or is adjudicated: won once
+//! both sides have scored it beyond 1000 centipawns for 4 plies in a row,
+//! drawn once the score has stayed within 10 centipawns for 16 plies after
+//! ply 80. Every position after the random plies where the side to move is
+//! not in check and the engine's move neither captures nor promotes is
+//! written as `FEN;result`, the result from White's side (1, 0.5 or 0).
+//!
+//! `tune` computes how often each weight counts in each position
+//! (`search::tune::features`), so the evaluation is linear in the weights,
+//! then minimises the mean squared error between the game result and
+//! `sigmoid(k · eval / 400)`, with `k` first fitted to the current weights.
+//! It takes full-batch Adam steps over all weights at once, holding out one
+//! position in ten to show the fit is not memorised, and writes the rounded
+//! weights to `crates/search/src/weights.rs`.
+
+#[path = "../tests/support/rng.rs"]
+mod rng;
+
+use movegen::{Color, Game, Move, MoveKind, Position};
+use rng::Rng;
+use search::tune::{self, Features};
+use search::{Limits, Score, SearchControl, SearchInfo, Searcher};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+const RANDOM_PLIES: usize = 6;
+const MAX_PLIES: usize = 400;
+const WEIGHTS_FILE: &str = "crates/search/src/weights.rs";
+
+fn openings() -> Vec<Position> {
+    let text = std::fs::read_to_string("tests/data/openings.epd")
+        .expect("run from the repository root: tests/data/openings.epd");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+            Position::from_fen(&fen.join(" ")).expect("openings.epd holds legal positions")
+        })
+        .collect()
+}
+
+/// Whether `mv` captures or promotes.
+fn is_tactical(pos: &Position, mv: Move) -> bool {
+    mv.promotion().is_some()
+        || mv.kind() == MoveKind::EnPassant
+        || (!mv.is_castle() && pos.occupied().has(mv.to()))
+}
+
+/// Plays game `index`; returns its quiet positions as FENs and the result
+/// from White's side.
+fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> (Vec<String>, f64) {
+    let mut rng = Rng::new(0x7E8E_0000 + index as u64);
+    let mut game = Game::new(*start);
+    for _ in 0..RANDOM_PLIES {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.below(moves.len())])
+            .expect("a generated move is legal");
+    }
+    searcher.clear();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut quiet = Vec::new();
+    let (mut winning, mut level) = (0i32, 0);
+    let result = loop {
+        if let Some(outcome) = game.outcome() {
+            break match outcome.winner() {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
+            };
+        }
+        if game.moves().len() >= MAX_PLIES {
+            break 0.5;
+        }
+        let mut last = None;
+        let found = searcher.search(
+            &game,
+            &limits,
+            &SearchControl::default(),
+            &mut |info: &SearchInfo| last = Some(info.score),
+        );
+        let pos = *game.position();
+        let mv = found
+            .best
+            .expect("a position with legal moves has a best move");
+        if !pos.in_check() && !is_tactical(&pos, mv) {
+            quiet.push(pos.fen(false));
+        }
+        // The score from White's side, mates as large scores.
+        let white = match last {
+            Some(Score::Cp(cp)) => cp,
+            Some(Score::Mate(n)) => 30_000 * n.signum(),
+            None => 0,
+        } * if pos.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        winning = if white.abs() >= 1000 && white.signum() == winning.signum() {
+            winning + white.signum()
+        } else if white.abs() >= 1000 {
+            white.signum()
+        } else {
+            0
+        };
+        level = if white.abs() <= 10 { level + 1 } else { 0 };
+        if winning.abs() >= 4 {
+            break if winning > 0 { 1.0 } else { 0.0 };
+        }
+        if level >= 16 && game.moves().len() >= 80 {
+            break 0.5;
+        }
+        game.play(mv).expect("the search returns a legal move");
+    };
+    (quiet, result)
+}
+
+fn generate(games: usize, nodes: u64, path: &str) {
+    let openings = openings();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut per_game: Vec<(usize, Vec<String>, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let (openings, done) = (&openings, &done);
+                s.spawn(move || {
+                    let mut searcher = Searcher::new(16);
+                    let mut out = Vec::new();
+                    for index in (w..games).step_by(workers) {
+                        let start = &openings[index % openings.len()];
+                        let (fens, result) = play(index, start, nodes, &mut searcher);
+                        out.push((index, fens, result));
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if n.is_multiple_of(100) {
+                            eprintln!("{n}/{games} games");
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a self-play thread panicked"))
+            .collect()
+    });
+    per_game.sort_by_key(|g| g.0);
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("create the file"));
+    let (mut positions, mut scores) = (0, [0; 3]);
+    for (_, fens, result) in &per_game {
+        scores[(result * 2.0) as usize] += 1;
+        for fen in fens {
+            writeln!(file, "{fen};{result}").expect("write the file");
+            positions += 1;
+        }
+    }
+    file.flush().expect("write the file");
+    println!(
+        "{games} games at {nodes} nodes: White won {}, drew {}, lost {}; {positions} quiet positions in {path}",
+        scores[2], scores[1], scores[0]
+    );
+}
+
+/// The positions as the tuner sees them.
+struct Data {
+    features: Vec<Features>,
+    results: Vec<f64>,
+}
+
+fn load(path: &str) -> Data {
+    let text = std::fs::read_to_string(path).expect("read the positions file");
+    let mut data = Data {
+        features: Vec::new(),
+        results: Vec::new(),
+    };
+    for line in text.lines() {
+        let (fen, result) = line.rsplit_once(';').expect("lines are FEN;result");
+        let pos = Position::from_fen(fen).expect("the file holds legal FENs");
+        data.features.push(tune::features(&pos));
+        data.results
+            .push(result.parse().expect("a result is a number"));
+    }
+    data
+}
+
+/// The evaluation from White's side, in floating point.
+fn eval(f: &Features, w: &[[f64; 2]]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(slot, n) in &f.counts {
+        let n = f64::from(n);
+        mg += w[usize::from(slot)][0] * n;
+        eg += w[usize::from(slot)][1] * n;
+    }
+    let phase = f64::from(f.phase) / f64::from(tune::FULL_PHASE);
+    let tempo = f64::from(tune::TEMPO_BONUS);
+    mg * phase
+        + eg * (1.0 - phase)
+        + if f.side_to_move == Color::White {
+            tempo
+        } else {
+            -tempo
+        }
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + (-k * e / 400.0).exp())
+}
+
+/// Mean squared error over the positions `pick` selects.
+fn error(data: &Data, w: &[[f64; 2]], k: f64, pick: impl Fn(usize) -> bool) -> f64 {
+    let (mut sum, mut n) = (0.0, 0);
+    for (i, f) in data.features.iter().enumerate().filter(|(i, _)| pick(*i)) {
+        let d = data.results[i] - sigmoid(k, eval(f, w));
+        sum += d * d;
+        n += 1;
+    }
+    sum / f64::from(n.max(1))
+}
+
+fn train(i: usize) -> bool {
+    !i.is_multiple_of(10)
+}
+
+fn held_out(i: usize) -> bool {
+    i.is_multiple_of(10)
+}
+
+/// The scale `k` that fits the current weights best (golden-section search).
+fn fit_k(data: &Data, w: &[[f64; 2]]) -> f64 {
+    let (mut lo, mut hi) = (0.1, 4.0);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(data, w, a, train) < error(data, w, b, train) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn tune_weights(path: &str, iterations: usize) {
+    let data = load(path);
+    let mut w: Vec<[f64; 2]> = tune::WEIGHTS
+        .iter()
+        .map(|&(m, e)| [f64::from(m), f64::from(e)])
+        .collect();
+    let k = fit_k(&data, &w);
+    println!(
+        "{} positions; k = {k:.3}; error before: train {:.6}, held out {:.6}",
+        data.features.len(),
+        error(&data, &w, k, train),
+        error(&data, &w, k, held_out)
+    );
+    let (beta1, beta2, rate) = (0.9, 0.999, 1.0);
+    let mut m = vec![[0.0; 2]; w.len()];
+    let mut v = vec![[0.0; 2]; w.len()];
+    let n_train = data.features.len() as f64 * 0.9;
+    for t in 1..=iterations {
+        let mut grad = vec![[0.0f64; 2]; w.len()];
+        for (i, f) in data.features.iter().enumerate().filter(|(i, _)| train(*i)) {
+            let s = sigmoid(k, eval(f, &w));
+            // d(error)/d(eval), shared by every weight of the position.
+            let common = -2.0 * (data.results[i] - s) * s * (1.0 - s) * k / 400.0;
+            let phase = f64::from(f.phase) / f64::from(tune::FULL_PHASE);
+            for &(slot, n) in &f.counts {
+                let g = &mut grad[usize::from(slot)];
+                g[0] += common * f64::from(n) * phase;
+                g[1] += common * f64::from(n) * (1.0 - phase);
+            }
+        }
+        for j in 0..w.len() {
+            for p in 0..2 {
+                let g = grad[j][p] / n_train;
+                m[j][p] = beta1 * m[j][p] + (1.0 - beta1) * g;
+                v[j][p] = beta2 * v[j][p] + (1.0 - beta2) * g * g;
+                let mh = m[j][p] / (1.0 - beta1.powi(t as i32));
+                let vh = v[j][p] / (1.0 - beta2.powi(t as i32));
+                w[j][p] -= rate * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        if t % 100 == 0 || t == iterations {
+            println!(
+                "iteration {t}: train {:.6}, held out {:.6}",
+                error(&data, &w, k, train),
+                error(&data, &w, k, held_out)
+            );
+        }
+    }
+    let rounded: Vec<(i32, i32)> = w
+        .iter()
+        .map(|p| (p[0].round() as i32, p[1].round() as i32))
+        .collect();
+    let as_f: Vec<[f64; 2]> = rounded
+        .iter()
+        .map(|&(a, b)| [f64::from(a), f64::from(b)])
+        .collect();
+    println!(
+        "rounded: train {:.6}, held out {:.6}",
+        error(&data, &as_f, k, train),
+        error(&data, &as_f, k, held_out)
+    );
+    std::fs::write(WEIGHTS_FILE, weights_source(&rounded)).expect("write weights.rs");
+    println!("wrote {WEIGHTS_FILE}");
+}
+
+/// `weights.rs` for `w`, one commented block per table.
+fn weights_source(w: &[(i32, i32)]) -> String {
+    // (comment, weights per line, weights in the group), in slot order.
+    let mut groups: Vec<(String, usize, usize)> = vec![(
+        "material: pawn, knight, bishop, rook, queen, king".into(),
+        6,
+        6,
+    )];
+    for p in ["pawn", "knight", "bishop", "rook", "queen", "king"] {
+        groups.push((format!("piece squares, {p}: a1..h1 up to a8..h8"), 8, 64));
+    }
+    for (name, n) in [("knight", 9), ("bishop", 14), ("rook", 15), ("queen", 28)] {
+        groups.push((
+            format!("mobility, {name}: 0 to {} safe squares", n - 1),
+            7,
+            n,
+        ));
+    }
+    groups.push(("passed pawn by rank, 1 to 8".into(), 8, 8));
+    groups.push((
+        "doubled, isolated, bishop pair, rook open file, rook half-open file, king shield".into(),
+        6,
+        6,
+    ));
+    groups.push(("king danger by attack units, 0 to 47".into(), 8, 48));
+    let mut out = String::from(
+        "//! Evaluation weights: (middlegame, endgame) centipawns in the slots named\n\
+         //! by `params.rs`. Written by `cargo run --release --example texel` (see the\n\
+         //! README); change the tuner or its data, not this file.\n\n\
+         /// Every weight of the evaluation, in the order of `params.rs`.\n\
+         #[rustfmt::skip]\n",
+    );
+    let _ = writeln!(out, "pub const WEIGHTS: [(i32, i32); {}] = [", w.len());
+    let mut at = 0;
+    for (name, per_line, size) in groups {
+        let _ = writeln!(out, "    // {name}");
+        for line in w[at..at + size].chunks(per_line) {
+            let cells: Vec<String> = line.iter().map(|(m, e)| format!("({m}, {e}),")).collect();
+            let _ = writeln!(out, "    {}", cells.join(" "));
+        }
+        at += size;
+    }
+    assert_eq!(at, w.len(), "the groups cover every slot");
+    out.push_str("];\n");
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: texel gen GAMES NODES FILE | texel tune FILE [ITERATIONS] | texel write";
+    match args.first().map(String::as_str) {
+        Some("gen") if args.len() == 4 => {
+            let games = args[1].parse().expect("GAMES is a number");
+            let nodes = args[2].parse().expect("NODES is a number");
+            generate(games, nodes, &args[3]);
+        }
+        Some("tune") if args.len() >= 2 => {
+            let iterations = args
+                .get(2)
+                .map_or(1000, |a| a.parse().expect("ITERATIONS is a number"));
+            tune_weights(&args[1], iterations);
+        }
+        // Rewrites weights.rs unchanged: checks the writer's format.
+        Some("write") => {
+            std::fs::write(WEIGHTS_FILE, weights_source(&tune::WEIGHTS)).expect("write weights.rs");
+        }
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}
