@@ -349,6 +349,11 @@ fn weights_source(w: &[(i32, i32)]) -> String {
         6,
     ));
     groups.push(("king danger by attack units, 0 to 47".into(), 8, 48));
+    groups.push((
+        "pawn supported, passer king race, passer blocked, threat by pawn".into(),
+        4,
+        4,
+    ));
     let mut out = String::from(
         "//! Evaluation weights: (middlegame, endgame) centipawns in the slots named\n\
          //! by `params.rs`. Written by `cargo run --release --example texel` (see the\n\

@@ -16,9 +16,9 @@ pub enum Term {
     PieceSquares,
     /// Safe squares reachable by knights, bishops, rooks and queens.
     Mobility,
-    /// Doubled and isolated pawns.
+    /// Doubled, isolated and supported pawns.
     Pawns,
-    /// Passed pawns, by rank.
+    /// Passed pawns: by rank, the kings' race to them, and blockers.
     Passed,
     /// The bishop pair.
     BishopPair,
@@ -28,11 +28,13 @@ pub enum Term {
     KingAttack,
     /// Own pawns in front of the king.
     KingShield,
+    /// Pieces attacked by enemy pawns.
+    Threats,
 }
 
 impl Term {
     /// Every term, in the order they are printed.
-    pub const ALL: [Term; 9] = [
+    pub const ALL: [Term; 10] = [
         Term::Material,
         Term::PieceSquares,
         Term::Mobility,
@@ -42,6 +44,7 @@ impl Term {
         Term::Rooks,
         Term::KingAttack,
         Term::KingShield,
+        Term::Threats,
     ];
     /// How many terms there are.
     pub const NUM: usize = Term::ALL.len();
@@ -63,6 +66,7 @@ impl Term {
             Term::Rooks => "Rook files",
             Term::KingAttack => "King attack",
             Term::KingShield => "King shield",
+            Term::Threats => "Threats",
         }
     }
 }

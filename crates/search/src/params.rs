@@ -44,8 +44,17 @@ pub const SHIELD: usize = ROOK_HALF_OPEN + 1;
 pub const KING_DANGER: usize = SHIELD + 1;
 /// Slots of the king danger table.
 pub const DANGER_SLOTS: usize = 48;
+/// Pawns defended by an own pawn.
+pub const SUPPORTED: usize = KING_DANGER + DANGER_SLOTS;
+/// A passed pawn's king race: (enemy king's distance to the square in
+/// front of it minus own king's) times the pawn's rank from its side.
+pub const PASSER_KINGS: usize = SUPPORTED + 1;
+/// A passed pawn with a piece on the square in front of it.
+pub const PASSER_BLOCKED: usize = PASSER_KINGS + 1;
+/// A piece other than a pawn or king attacked by an enemy pawn.
+pub const PAWN_THREAT: usize = PASSER_BLOCKED + 1;
 /// How many weights there are.
-pub const NUM: usize = KING_DANGER + DANGER_SLOTS;
+pub const NUM: usize = PAWN_THREAT + 1;
 
 /// A name for each slot, for the tuner's report and the weights file.
 pub fn name(slot: usize) -> String {
@@ -69,6 +78,10 @@ pub fn name(slot: usize) -> String {
         ROOK_OPEN => "rook open file".into(),
         ROOK_HALF_OPEN => "rook half-open file".into(),
         SHIELD => "king shield".into(),
+        SUPPORTED => "pawn supported".into(),
+        PASSER_KINGS => "passer king race".into(),
+        PASSER_BLOCKED => "passer blocked".into(),
+        PAWN_THREAT => "threat by pawn".into(),
         s => format!("king danger {}", s - KING_DANGER),
     }
 }

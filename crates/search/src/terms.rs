@@ -53,6 +53,13 @@ fn pawn_attacks(pos: &Position, color: Color) -> u64 {
     }
 }
 
+/// King steps between two squares.
+fn distance(a: Square, b: Square) -> i32 {
+    let files = a.file().index().abs_diff(b.file().index());
+    let ranks = a.rank().index().abs_diff(b.rank().index());
+    files.max(ranks) as i32
+}
+
 /// Rank of `sq` counted from `color`'s side (0 to 7).
 fn relative_rank(color: Color, sq: Square) -> usize {
     match color {
@@ -144,6 +151,10 @@ pub(crate) fn side_terms(pos: &Position, color: Color, acc: &mut impl Tally) {
             acc.add(Term::Pawns, params::DOUBLED, n - 1);
         }
     }
+    // Pawns defended by a pawn of their own.
+    let supported = (own_pawns & pawn_attacks(pos, color)).count_ones() as i32;
+    acc.add(Term::Pawns, params::SUPPORTED, supported);
+    let king = pos.king(color);
     for sq in pos.pieces_of(color, Piece::Pawn) {
         let file = sq.file().index();
         if own_pawns & neighbour_files(file) == 0 {
@@ -153,10 +164,26 @@ pub(crate) fn side_terms(pos: &Position, color: Color, acc: &mut impl Tally) {
         if their_pawns & span == 0 && own_pawns & file_mask(file) & ahead(color, sq) == 0 {
             let rank = relative_rank(color, sq);
             acc.add(Term::Passed, params::PASSED + rank, 1);
+            // The square in front: who is nearer to it, and is it taken.
+            let stop = match color {
+                Color::White => sq.offset_rank(1),
+                Color::Black => sq.offset_rank(-1),
+            };
+            if let Some(stop) = stop {
+                let race = distance(their_king, stop) - distance(king, stop);
+                acc.add(Term::Passed, params::PASSER_KINGS, race * rank as i32);
+                if occ.has(stop) {
+                    acc.add(Term::Passed, params::PASSER_BLOCKED, 1);
+                }
+            }
         }
     }
 
-    let king = pos.king(color);
+    // Pieces other than pawns that an enemy pawn attacks.
+    let minors_majors = own & !own_pawns & !(1u64 << king.index());
+    let threatened = (minors_majors & pawn_attacks(pos, them)).count_ones() as i32;
+    acc.add(Term::Threats, params::PAWN_THREAT, threatened);
+
     if relative_rank(color, king) <= 1 {
         let front = king_attacks(king).0 & ahead(color, king) & own_pawns;
         acc.add(Term::KingShield, params::SHIELD, front.count_ones() as i32);

@@ -4,7 +4,7 @@
 
 /// Every weight of the evaluation, in the order of `params.rs`.
 #[rustfmt::skip]
-pub const WEIGHTS: [(i32, i32); 518] = [
+pub const WEIGHTS: [(i32, i32); 522] = [
     // material: pawn, knight, bishop, rook, queen, king
     (100, 120), (325, 305), (335, 325), (490, 540), (980, 970), (0, 0),
     // piece squares, pawn: a1..h1 up to a8..h8
@@ -87,4 +87,6 @@ pub const WEIGHTS: [(i32, i32); 518] = [
     (144, 0), (156, 0), (169, 0), (182, 0), (196, 0), (210, 0), (225, 0), (240, 0),
     (256, 0), (272, 0), (289, 0), (306, 0), (324, 0), (342, 0), (361, 0), (380, 0),
     (400, 0), (420, 0), (441, 0), (462, 0), (484, 0), (506, 0), (529, 0), (552, 0),
+    // pawn supported, passer king race, passer blocked, threat by pawn
+    (0, 0), (0, 0), (0, 0), (0, 0),
 ];
