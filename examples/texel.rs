@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example texel -- gen GAMES NODES FILE   # self-play, one line per position
-//! cargo run --release --example texel -- tune FILE [ITERATIONS] # fit, then write weights.rs
+//! cargo run --release --example texel -- tune FILE [ITERATIONS] [LAMBDA] # fit, write weights.rs
 //! ```
 //!
 //! `gen` plays the engine against itself at a fixed number of nodes per move
@@ -23,8 +23,9 @@
 //! then minimises the mean squared error between the game result and
 //! `sigmoid(k · eval / 400)`, with `k` first fitted to the current weights.
 //! It takes full-batch Adam steps over all weights at once, holding out one
-//! position in ten to show the fit is not memorised, and writes the rounded
-//! weights to `crates/search/src/weights.rs`.
+//! run of positions in ten, keeps the weights that predict those best (the
+//! positions of a game share its result, so a long fit learns the games),
+//! and writes them rounded to `crates/search/src/weights.rs`.
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
@@ -39,6 +40,10 @@ use std::io::Write as _;
 const RANDOM_PLIES: usize = 6;
 const MAX_PLIES: usize = 400;
 const WEIGHTS_FILE: &str = "crates/search/src/weights.rs";
+/// How hard each weight is pulled back to its starting value: the games
+/// hold few independent results (one per game), so without the pull the
+/// rarely seen weights wander with the noise.
+const LAMBDA: f64 = 1e-8;
 
 fn openings() -> Vec<Position> {
     let text = std::fs::read_to_string("tests/data/openings.epd")
@@ -235,12 +240,15 @@ fn error(data: &Data, w: &[[f64; 2]], k: f64, pick: impl Fn(usize) -> bool) -> f
     sum / f64::from(n.max(1))
 }
 
-fn train(i: usize) -> bool {
-    !i.is_multiple_of(10)
+/// Positions go in runs of 100 (about a game and a half: the file is in
+/// game order), one run in ten held out, so held-out positions mostly come
+/// from games the fit never saw.
+fn held_out(i: usize) -> bool {
+    (i / 100).is_multiple_of(10)
 }
 
-fn held_out(i: usize) -> bool {
-    i.is_multiple_of(10)
+fn train(i: usize) -> bool {
+    !held_out(i)
 }
 
 /// The scale `k` that fits the current weights best (golden-section search).
@@ -259,12 +267,13 @@ fn fit_k(data: &Data, w: &[[f64; 2]]) -> f64 {
     (lo + hi) / 2.0
 }
 
-fn tune_weights(path: &str, iterations: usize) {
+fn tune_weights(path: &str, iterations: usize, lambda: f64) {
     let data = load(path);
     let mut w: Vec<[f64; 2]> = tune::WEIGHTS
         .iter()
         .map(|&(m, e)| [f64::from(m), f64::from(e)])
         .collect();
+    let prior = w.clone();
     let k = fit_k(&data, &w);
     println!(
         "{} positions; k = {k:.3}; error before: train {:.6}, held out {:.6}",
@@ -272,10 +281,11 @@ fn tune_weights(path: &str, iterations: usize) {
         error(&data, &w, k, train),
         error(&data, &w, k, held_out)
     );
-    let (beta1, beta2, rate) = (0.9, 0.999, 1.0);
+    let (beta1, beta2, rate) = (0.9, 0.999, 0.5);
     let mut m = vec![[0.0; 2]; w.len()];
     let mut v = vec![[0.0; 2]; w.len()];
-    let n_train = data.features.len() as f64 * 0.9;
+    let n_train = (0..data.features.len()).filter(|&i| train(i)).count() as f64;
+    let mut best = (error(&data, &w, k, held_out), 0, w.clone());
     for t in 1..=iterations {
         let mut grad = vec![[0.0f64; 2]; w.len()];
         for (i, f) in data.features.iter().enumerate().filter(|(i, _)| train(*i)) {
@@ -291,7 +301,8 @@ fn tune_weights(path: &str, iterations: usize) {
         }
         for j in 0..w.len() {
             for p in 0..2 {
-                let g = grad[j][p] / n_train;
+                // The pull back to where the weight started (L2).
+                let g = grad[j][p] / n_train + 2.0 * lambda * (w[j][p] - prior[j][p]);
                 m[j][p] = beta1 * m[j][p] + (1.0 - beta1) * g;
                 v[j][p] = beta2 * v[j][p] + (1.0 - beta2) * g * g;
                 let mh = m[j][p] / (1.0 - beta1.powi(t as i32));
@@ -299,14 +310,22 @@ fn tune_weights(path: &str, iterations: usize) {
                 w[j][p] -= rate * mh / (vh.sqrt() + 1e-12);
             }
         }
-        if t % 100 == 0 || t == iterations {
-            println!(
-                "iteration {t}: train {:.6}, held out {:.6}",
-                error(&data, &w, k, train),
-                error(&data, &w, k, held_out)
-            );
+        if t % 10 == 0 {
+            let held = error(&data, &w, k, held_out);
+            if held < best.0 {
+                best = (held, t, w.clone());
+            }
+            if t % 100 == 0 {
+                let train = error(&data, &w, k, train);
+                println!("iteration {t}: train {train:.6}, held out {held:.6}");
+            }
         }
     }
+    // Positions of one game share its result, so the fit can learn the games
+    // rather than the positions: keep the weights that did best on games it
+    // never saw (early stopping).
+    let (held, at, w) = best;
+    println!("best on the held-out positions: {held:.6} at iteration {at}");
     let rounded: Vec<(i32, i32)> = w
         .iter()
         .map(|p| (p[0].round() as i32, p[1].round() as i32))
@@ -378,7 +397,8 @@ fn weights_source(w: &[(i32, i32)]) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: texel gen GAMES NODES FILE | texel tune FILE [ITERATIONS] | texel write";
+    let usage =
+        "usage: texel gen GAMES NODES FILE | texel tune FILE [ITERATIONS] [LAMBDA] | texel write";
     match args.first().map(String::as_str) {
         Some("gen") if args.len() == 4 => {
             let games = args[1].parse().expect("GAMES is a number");
@@ -386,10 +406,12 @@ fn main() {
             generate(games, nodes, &args[3]);
         }
         Some("tune") if args.len() >= 2 => {
-            let iterations = args
-                .get(2)
-                .map_or(1000, |a| a.parse().expect("ITERATIONS is a number"));
-            tune_weights(&args[1], iterations);
+            let number = |i: usize, default: f64| {
+                args.get(i).map_or(default, |a| {
+                    a.parse().expect("ITERATIONS and LAMBDA are numbers")
+                })
+            };
+            tune_weights(&args[1], number(2, 1000.0) as usize, number(3, LAMBDA));
         }
         // Rewrites weights.rs unchanged: checks the writer's format.
         Some("write") => {
