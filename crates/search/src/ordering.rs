@@ -1,5 +1,5 @@
-//! Move ordering: the hash move, captures by MVV then capture history,
-//! promotions, killers, then quiet moves by history and continuation history.
+//! Move ordering: the hash move, captures by MVV-LVA, promotions, killers,
+//! then quiet moves by history.
 
 use crate::eval::piece_value;
 use crate::limits::MAX_PLY;
@@ -10,104 +10,6 @@ pub type Killers = [[Move; 2]; MAX_PLY];
 
 /// History scores by side, from and to square, within `±HISTORY_MAX`.
 pub type History = [[[i32; 64]; 64]; 2];
-
-/// A moved piece with its colour and the square it went to, or none (the
-/// root, a null move): what continuation and capture history are indexed by.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct PieceTo(u16);
-
-impl PieceTo {
-    /// Number of values, [`PieceTo::NONE`] included.
-    pub const NUM: usize = 12 * 64 + 1;
-    /// No move.
-    pub const NONE: PieceTo = PieceTo(12 * 64);
-
-    /// The piece `mv` moves in `pos` and its destination.
-    pub fn of(pos: &Position, mv: Move) -> PieceTo {
-        let piece = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-        let colored = pos.side_to_move().index() * 6 + piece.index();
-        PieceTo((colored * 64 + mv.to().index()) as u16)
-    }
-
-    fn index(self) -> usize {
-        usize::from(self.0)
-    }
-}
-
-/// What one thread learns from cutoffs to order moves by.
-pub struct Histories {
-    /// Quiet moves by side, from and to square.
-    pub main: Box<History>,
-    /// Quiet moves by the move one or two plies earlier and their own piece
-    /// and square: which replies work against which moves.
-    cont: Box<[[i16; PieceTo::NUM]]>,
-    /// Captures by piece, square and victim: which captures hold up beyond MVV.
-    capture: Box<[[i16; 6]; PieceTo::NUM]>,
-}
-
-impl Histories {
-    /// Empty tables.
-    pub fn new() -> Histories {
-        Histories {
-            main: Box::new([[[0; 64]; 64]; 2]),
-            cont: vec![[0; PieceTo::NUM]; PieceTo::NUM].into_boxed_slice(),
-            capture: vec![[0; 6]; PieceTo::NUM]
-                .into_boxed_slice()
-                .try_into()
-                .expect("the vector has PieceTo::NUM rows"),
-        }
-    }
-
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        *self.main = [[[0; 64]; 64]; 2];
-        self.cont.fill([0; PieceTo::NUM]);
-        self.capture.fill([0; 6]);
-    }
-
-    /// The ordering score of quiet `mv`, played after the moves `prev` (one
-    /// and two plies before).
-    pub fn quiet(&self, pos: &Position, mv: Move, prev: [PieceTo; 2]) -> i32 {
-        let here = PieceTo::of(pos, mv).index();
-        self.main[pos.side_to_move().index()][mv.from().index()][mv.to().index()]
-            + i32::from(self.cont[prev[0].index()][here])
-            + i32::from(self.cont[prev[1].index()][here])
-    }
-
-    /// Moves quiet `mv`'s scores by `bonus` (negative: a penalty).
-    pub fn update_quiet(&mut self, pos: &Position, mv: Move, prev: [PieceTo; 2], bonus: i32) {
-        let side = pos.side_to_move().index();
-        update_history(
-            &mut self.main[side][mv.from().index()][mv.to().index()],
-            bonus,
-        );
-        let here = PieceTo::of(pos, mv).index();
-        for p in prev {
-            update_small(&mut self.cont[p.index()][here], bonus);
-        }
-    }
-
-    /// The capture history of capture `mv` taking `victim`.
-    fn capture(&self, pos: &Position, mv: Move, victim: Piece) -> i32 {
-        i32::from(self.capture[PieceTo::of(pos, mv).index()][victim.index()])
-    }
-
-    /// Moves capture `mv`'s score by `bonus`; no-op for a move that captures nothing.
-    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
-        if let Some(v) = victim(pos, mv) {
-            update_small(
-                &mut self.capture[PieceTo::of(pos, mv).index()][v.index()],
-                bonus,
-            );
-        }
-    }
-}
-
-impl Default for Histories {
-    fn default() -> Histories {
-        Histories::new()
-    }
-}
 
 /// The bound history scores approach but never pass.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -124,14 +26,6 @@ pub fn history_bonus(depth: i32) -> i32 {
 #[inline]
 pub fn update_history(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-}
-
-/// [`update_history`] for a 16-bit entry (the bound fits).
-#[inline]
-fn update_small(entry: &mut i16, bonus: i32) {
-    let mut wide = i32::from(*entry);
-    update_history(&mut wide, bonus);
-    *entry = wide as i16;
 }
 
 /// Whether `mv` captures (en passant included) or promotes.
@@ -163,8 +57,7 @@ pub fn score_move(
     mv: Move,
     hash_move: Move,
     killers: &[Move; 2],
-    histories: &Histories,
-    prev: [PieceTo; 2],
+    history: &History,
 ) -> i32 {
     if mv == hash_move {
         return 1 << 30;
@@ -172,10 +65,7 @@ pub fn score_move(
     let attacker = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let promo = mv.promotion().map_or(0, piece_value);
     if let Some(v) = victim(pos, mv) {
-        // Capture history (within ±2048 here) orders captures of one victim.
-        let mvv_lva = piece_value(v) * 16 - piece_value(attacker) / 16
-            + promo
-            + histories.capture(pos, mv, v) / 8;
+        let mvv_lva = piece_value(v) * 16 - piece_value(attacker) / 16 + promo;
         // Captures that lose material go after the quiet moves.
         if promo == 0 && see(pos, mv) < 0 {
             return BAD_CAPTURE + mvv_lva;
@@ -191,7 +81,7 @@ pub fn score_move(
     if mv == killers[1] {
         return (1 << 27) - 1;
     }
-    histories.quiet(pos, mv, prev)
+    history[pos.side_to_move().index()][mv.from().index()][mv.to().index()]
 }
 
 /// Static exchange evaluation: the material `mv` wins (negative: loses) if

@@ -7,7 +7,7 @@ mod root;
 
 use crate::eval::{evaluate, has_non_pawn_material};
 use crate::limits::{SearchControl, MAX_PLY};
-use crate::ordering::{history_bonus, is_tactical, score_move, Histories, Killers, PieceTo};
+use crate::ordering::{history_bonus, is_tactical, score_move, update_history, History, Killers};
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use movegen::{KeyHistory, Move, MoveList, Position, MAX_MOVES};
@@ -21,9 +21,8 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Above every score.
 pub const INF: i32 = 32_000;
 
-/// At most this many quiet moves (and captures) of a node are remembered for
-/// the history penalty.
-const MAX_TRIED: usize = 64;
+/// At most this many quiet moves of a node are remembered for the history penalty.
+const MAX_QUIETS: usize = 64;
 
 /// Nodes between two looks at the clock and the stop flags.
 const POLL_INTERVAL: u64 = 2048;
@@ -32,9 +31,7 @@ const POLL_INTERVAL: u64 = 2048;
 /// its scratch buffers, allocated once.
 pub struct ThreadData {
     killers: Box<Killers>,
-    histories: Histories,
-    /// The piece and square of the move made at each ply of the current line.
-    path: [PieceTo; MAX_PLY + 1],
+    history: Box<History>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     /// Move-ordering scores per ply, so no node zero-fills its own.
@@ -46,8 +43,7 @@ impl ThreadData {
     pub fn new() -> ThreadData {
         ThreadData {
             killers: Box::new([[Move::NULL; 2]; MAX_PLY]),
-            histories: Histories::new(),
-            path: [PieceTo::NONE; MAX_PLY + 1],
+            history: Box::new([[[0; 64]; 64]; 2]),
             pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             scores: vec![[0; MAX_MOVES]; MAX_PLY],
@@ -57,7 +53,7 @@ impl ThreadData {
     /// Forgets killers and history (a new game).
     pub fn clear(&mut self) {
         *self.killers = [[Move::NULL; 2]; MAX_PLY];
-        self.histories.clear();
+        *self.history = [[[0; 64]; 64]; 2];
     }
 
     /// Forgets the killers, which are specific to one root.
@@ -322,21 +318,11 @@ impl<'a> Search<'a> {
 
     /// Scores `moves` for this node into the ply's score buffer.
     fn score_moves(&mut self, pos: &Position, moves: &MoveList, hash_move: Move, ply: usize) {
-        let prev = self.prev_moves(ply);
         let data = &mut *self.data;
         let killers = &data.killers[ply];
         for (s, &mv) in data.scores[ply].iter_mut().zip(moves.iter()) {
-            *s = score_move(pos, mv, hash_move, killers, &data.histories, prev);
+            *s = score_move(pos, mv, hash_move, killers, &data.history);
         }
-    }
-
-    /// The moves one and two plies before a node at `ply`, for continuation history.
-    fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
-        let at = |back: usize| {
-            ply.checked_sub(back)
-                .map_or(PieceTo::NONE, |p| self.data.path[p])
-        };
-        [at(1), at(2)]
     }
 
     /// Brings the best-scored of the moves from `i` on to `i` and returns its
@@ -477,7 +463,6 @@ impl<'a> Search<'a> {
         let saved_floor = self.null_floor;
         self.null_floor = self.keys.len();
         let next = pos.play_null();
-        self.data.path[ply] = PieceTo::NONE;
         let s = -self.negamax(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         self.null_floor = saved_floor;
         self.keys.pop();
@@ -505,17 +490,14 @@ impl<'a> Search<'a> {
         } = node;
         let mut best = -INF;
         let mut best_move = Move::NULL;
-        // The quiet moves and captures searched so far, penalised on a later cutoff.
-        let mut quiets = [Move::NULL; MAX_TRIED];
+        // The quiet moves searched so far, penalised if a later quiet move cuts off.
+        let mut quiets = [Move::NULL; MAX_QUIETS];
         let mut quiet_count = 0;
-        let mut captures = [Move::NULL; MAX_TRIED];
-        let mut capture_count = 0;
         let moves = moves.as_mut_slice();
         for i in 0..moves.len() {
             self.pick(moves, i, ply);
             let mv = moves[i];
             let next = pos.play(mv);
-            self.data.path[ply] = PieceTo::of(pos, mv);
             let gives_check = next.in_check();
             let tactical = is_tactical(pos, mv);
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -555,53 +537,34 @@ impl<'a> Search<'a> {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        let tried = (&quiets[..quiet_count], &captures[..capture_count]);
-                        self.reward_cutoff(pos, mv, tactical, tried, depth, ply);
+                        if !tactical {
+                            self.reward_quiet(pos, mv, &quiets[..quiet_count], depth, ply);
+                        }
                         break;
                     }
                 }
             }
-            if !tactical && quiet_count < MAX_TRIED {
+            if !tactical && quiet_count < MAX_QUIETS {
                 quiets[quiet_count] = mv;
                 quiet_count += 1;
-            } else if tactical && capture_count < MAX_TRIED {
-                captures[capture_count] = mv;
-                capture_count += 1;
             }
         }
         (best, best_move)
     }
 
-    /// `mv` cut off: it gains history (a quiet one also becomes a killer);
-    /// the captures `tried` before it lose as much, and so do the quiet
-    /// moves tried before a quiet cutoff.
-    fn reward_cutoff(
-        &mut self,
-        pos: &Position,
-        mv: Move,
-        tactical: bool,
-        (quiets, captures): (&[Move], &[Move]),
-        depth: i32,
-        ply: usize,
-    ) {
-        let bonus = history_bonus(depth);
-        let prev = self.prev_moves(ply);
-        let h = &mut self.data.histories;
-        if tactical {
-            h.update_capture(pos, mv, bonus);
-        } else {
-            let k = &mut self.data.killers[ply];
-            if k[0] != mv {
-                k[1] = k[0];
-                k[0] = mv;
-            }
-            h.update_quiet(pos, mv, prev, bonus);
-            for &m in quiets {
-                h.update_quiet(pos, m, prev, -bonus);
-            }
+    /// A quiet move cut off: it becomes a killer and gains history, and the
+    /// quiet moves `tried` before it lose as much.
+    fn reward_quiet(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+        let k = &mut self.data.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
         }
-        for &m in captures {
-            h.update_capture(pos, m, -bonus);
+        let bonus = history_bonus(depth);
+        let table = &mut self.data.history[pos.side_to_move().index()];
+        update_history(&mut table[mv.from().index()][mv.to().index()], bonus);
+        for m in tried {
+            update_history(&mut table[m.from().index()][m.to().index()], -bonus);
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::{Search, INF, MATE};
 use crate::eval::evaluate;
 use crate::limits::MAX_PLY;
-use crate::ordering::{PieceTo, TACTICAL};
+use crate::ordering::TACTICAL;
 use movegen::{Move, Position};
 
 impl Search<'_> {
@@ -43,7 +43,6 @@ impl Search<'_> {
                 // Picked best first: the rest are captures that lose material.
                 break;
             }
-            self.data.path[ply] = PieceTo::of(pos, moves[i]);
             let score = -self.quiesce(&pos.play(moves[i]), -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

@@ -3,7 +3,6 @@
 
 use super::{RootMove, Search, INF};
 use crate::limits::MAX_PLY;
-use crate::ordering::PieceTo;
 use movegen::Position;
 
 impl Search<'_> {
@@ -27,7 +26,6 @@ impl Search<'_> {
         #[allow(clippy::needless_range_loop)] // moves[..=i] rotate after the loop
         for i in 0..moves.len() {
             let next = root.play(moves[i].mv);
-            self.data.path[0] = PieceTo::of(root, moves[i].mv);
             let new_depth = depth - 1 + i32::from(next.in_check());
             let score = if i == 0 {
                 -self.negamax(&next, new_depth, -beta, -alpha, 1, true)
