@@ -48,6 +48,9 @@ fn victim(pos: &Position, mv: Move) -> Option<Piece> {
 /// Scores at and above this are captures and promotions.
 pub const TACTICAL: i32 = 1 << 28;
 
+/// The first killer scores this, the second one less; above every history score.
+pub const KILLER: i32 = 1 << 27;
+
 /// Losing captures score from here, below every quiet move.
 const BAD_CAPTURE: i32 = -(1 << 28);
 
@@ -76,10 +79,10 @@ pub fn score_move(
         return TACTICAL + promo;
     }
     if mv == killers[0] {
-        return 1 << 27;
+        return KILLER;
     }
     if mv == killers[1] {
-        return (1 << 27) - 1;
+        return KILLER - 1;
     }
     history[pos.side_to_move().index()][mv.from().index()][mv.to().index()]
 }

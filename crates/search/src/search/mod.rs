@@ -3,6 +3,7 @@
 //! threads share only the transposition table and a [`Shared`] record.
 
 mod quiesce;
+mod reduce;
 mod root;
 
 use crate::eval::{evaluate, has_non_pawn_material};
@@ -11,6 +12,7 @@ use crate::ordering::{history_bonus, is_tactical, score_move, update_history, Hi
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use movegen::{KeyHistory, Move, MoveList, Position, MAX_MOVES};
+use reduce::Reductions;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -36,6 +38,7 @@ pub struct ThreadData {
     pv_len: [usize; MAX_PLY],
     /// Move-ordering scores per ply, so no node zero-fills its own.
     scores: Vec<[i32; MAX_MOVES]>,
+    reductions: Box<Reductions>,
 }
 
 impl ThreadData {
@@ -47,6 +50,7 @@ impl ThreadData {
             pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             scores: vec![[0; MAX_MOVES]; MAX_PLY],
+            reductions: Box::new(Reductions::new()),
         }
     }
 
@@ -495,7 +499,7 @@ impl<'a> Search<'a> {
         let mut quiet_count = 0;
         let moves = moves.as_mut_slice();
         for i in 0..moves.len() {
-            self.pick(moves, i, ply);
+            let order = self.pick(moves, i, ply);
             let mv = moves[i];
             let next = pos.play(mv);
             let gives_check = next.in_check();
@@ -512,9 +516,10 @@ impl<'a> Search<'a> {
             let score = if i == 0 {
                 -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let quiet_late = i >= 3 && depth >= 3 && !tactical && !in_check && !gives_check;
+                let quiet_late = i >= 2 && depth >= 3 && !tactical && !in_check && !gives_check;
                 let r = if quiet_late {
-                    1 + i32::from(i >= 10) + i32::from(depth >= 8)
+                    let reductions = &self.data.reductions;
+                    reductions.of(depth, i, order, node.pv, new_depth)
                 } else {
                     0
                 };
