@@ -350,7 +350,7 @@ impl<'a> Search<'a> {
     fn negamax(
         &mut self,
         pos: &Position,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -421,11 +421,6 @@ impl<'a> Search<'a> {
             if let Some(s) = self.null_move(pos, depth, beta, ply) {
                 return s;
             }
-        }
-        // Internal iterative reduction: with no hash move the ordering is a
-        // guess, so search a ply shallower; the next visit has a move to try first.
-        if depth >= 4 && hash_move == Move::NULL {
-            depth -= 1;
         }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
