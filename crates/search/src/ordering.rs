@@ -8,8 +8,25 @@ use movegen::{Bitboard, Color, Move, MoveKind, Piece, Position};
 /// Killer moves: two quiet moves per ply that caused a cutoff.
 pub type Killers = [[Move; 2]; MAX_PLY];
 
-/// History scores by side, from and to square.
+/// History scores by side, from and to square, within `±HISTORY_MAX`.
 pub type History = [[[i32; 64]; 64]; 2];
+
+/// The bound history scores approach but never pass.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// The history reward for a cutoff at `depth` (and the penalty for the
+/// quiet moves tried before it): grows with the subtree, capped so one deep
+/// cutoff does not swamp the table.
+pub fn history_bonus(depth: i32) -> i32 {
+    (24 * depth * depth).min(1_536)
+}
+
+/// Moves `entry` by `bonus` with gravity: the nearer the bound, the smaller
+/// the step, so scores stay inside `±HISTORY_MAX` and recent results weigh more.
+#[inline]
+pub fn update_history(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
 
 /// Whether `mv` captures (en passant included) or promotes.
 #[inline]
@@ -30,6 +47,9 @@ fn victim(pos: &Position, mv: Move) -> Option<Piece> {
 
 /// Scores at and above this are captures and promotions.
 pub const TACTICAL: i32 = 1 << 28;
+
+/// The first killer scores this, the second one less; above every history score.
+pub const KILLER: i32 = 1 << 27;
 
 /// Losing captures score from here, below every quiet move.
 const BAD_CAPTURE: i32 = -(1 << 28);
@@ -59,10 +79,10 @@ pub fn score_move(
         return TACTICAL + promo;
     }
     if mv == killers[0] {
-        return 1 << 27;
+        return KILLER;
     }
     if mv == killers[1] {
-        return (1 << 27) - 1;
+        return KILLER - 1;
     }
     history[pos.side_to_move().index()][mv.from().index()][mv.to().index()]
 }

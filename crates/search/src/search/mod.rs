@@ -3,14 +3,16 @@
 //! threads share only the transposition table and a [`Shared`] record.
 
 mod quiesce;
+mod reduce;
 mod root;
 
 use crate::eval::{evaluate, has_non_pawn_material};
 use crate::limits::{SearchControl, MAX_PLY};
-use crate::ordering::{is_tactical, score_move, History, Killers};
+use crate::ordering::{history_bonus, is_tactical, score_move, update_history, History, Killers};
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
 use movegen::{KeyHistory, Move, MoveList, Position, MAX_MOVES};
+use reduce::Reductions;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -20,6 +22,9 @@ pub const MATE: i32 = 31_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Above every score.
 pub const INF: i32 = 32_000;
+
+/// At most this many quiet moves of a node are remembered for the history penalty.
+const MAX_QUIETS: usize = 64;
 
 /// Nodes between two looks at the clock and the stop flags.
 const POLL_INTERVAL: u64 = 2048;
@@ -33,6 +38,7 @@ pub struct ThreadData {
     pv_len: [usize; MAX_PLY],
     /// Move-ordering scores per ply, so no node zero-fills its own.
     scores: Vec<[i32; MAX_MOVES]>,
+    reductions: Box<Reductions>,
 }
 
 impl ThreadData {
@@ -44,6 +50,7 @@ impl ThreadData {
             pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             scores: vec![[0; MAX_MOVES]; MAX_PLY],
+            reductions: Box::new(Reductions::new()),
         }
     }
 
@@ -487,9 +494,12 @@ impl<'a> Search<'a> {
         } = node;
         let mut best = -INF;
         let mut best_move = Move::NULL;
+        // The quiet moves searched so far, penalised if a later quiet move cuts off.
+        let mut quiets = [Move::NULL; MAX_QUIETS];
+        let mut quiet_count = 0;
         let moves = moves.as_mut_slice();
         for i in 0..moves.len() {
-            self.pick(moves, i, ply);
+            let order = self.pick(moves, i, ply);
             let mv = moves[i];
             let next = pos.play(mv);
             let gives_check = next.in_check();
@@ -506,9 +516,10 @@ impl<'a> Search<'a> {
             let score = if i == 0 {
                 -self.negamax(&next, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let quiet_late = i >= 3 && depth >= 3 && !tactical && !in_check && !gives_check;
+                let quiet_late = i >= 2 && depth >= 3 && !tactical && !in_check && !gives_check;
                 let r = if quiet_late {
-                    1 + i32::from(i >= 10) + i32::from(depth >= 8)
+                    let reductions = &self.data.reductions;
+                    reductions.of(depth, i, order, node.pv, new_depth)
                 } else {
                     0
                 };
@@ -532,24 +543,33 @@ impl<'a> Search<'a> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if !tactical {
-                            self.reward_quiet(pos, mv, depth, ply);
+                            self.reward_quiet(pos, mv, &quiets[..quiet_count], depth, ply);
                         }
                         break;
                     }
                 }
             }
+            if !tactical && quiet_count < MAX_QUIETS {
+                quiets[quiet_count] = mv;
+                quiet_count += 1;
+            }
         }
         (best, best_move)
     }
 
-    fn reward_quiet(&mut self, pos: &Position, mv: Move, depth: i32, ply: usize) {
+    /// A quiet move cut off: it becomes a killer and gains history, and the
+    /// quiet moves `tried` before it lose as much.
+    fn reward_quiet(&mut self, pos: &Position, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         let k = &mut self.data.killers[ply];
         if k[0] != mv {
             k[1] = k[0];
             k[0] = mv;
         }
-        let side = pos.side_to_move().index();
-        let h = &mut self.data.history[side][mv.from().index()][mv.to().index()];
-        *h = (*h + depth * depth).min(1 << 20);
+        let bonus = history_bonus(depth);
+        let table = &mut self.data.history[pos.side_to_move().index()];
+        update_history(&mut table[mv.from().index()][mv.to().index()], bonus);
+        for m in tried {
+            update_history(&mut table[m.from().index()][m.to().index()], -bonus);
+        }
     }
 }
