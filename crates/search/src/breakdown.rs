@@ -197,7 +197,11 @@ mod tests {
         // White has a passed pawn on c4 (its fourth rank), Black only a king: phase 0.
         let b = Breakdown::of(&Position::from_fen(FENS[5]).unwrap());
         assert_eq!(b.phase, 0);
-        assert_eq!(b.terms[Term::Passed.index()][0], W[params::PASSED + 3]);
+        // The race to c5: Black's king (e6) is 2 steps away, White's (d2) 3,
+        // times the pawn's rank index 3.
+        let (rank, race) = (W[params::PASSED + 3], W[params::PASSER_KINGS]);
+        let passed = (rank.0 - 3 * race.0, rank.1 - 3 * race.1);
+        assert_eq!(b.terms[Term::Passed.index()][0], passed);
         assert_eq!(b.terms[Term::Passed.index()][1], (0, 0));
         assert_eq!(b.terms[Term::Pawns.index()][0], W[params::ISOLATED]);
         assert_eq!(b.net(Term::Material), W[params::MATERIAL]);

@@ -241,8 +241,9 @@ mod tests {
 
     #[test]
     fn a_passed_pawn_counts_more_the_further_it_is() {
-        let far = eval_terms("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
-        let near = eval_terms("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
+        // Kings on h1 and h8 are as far from b7 as from b4: no king race.
+        let far = eval_terms("7k/8/1P6/8/8/8/8/7K w - - 0 1");
+        let near = eval_terms("7k/8/8/8/8/1P6/8/7K w - - 0 1");
         assert!(far.1 > near.1, "{far:?} {near:?}");
         let blocked = eval_terms("4k3/1p6/8/8/8/1P6/8/4K3 w - - 0 1");
         let free = eval_terms("4k3/p7/8/8/8/7P/8/4K3 w - - 0 1");
