@@ -27,6 +27,7 @@ pub fn main_thread(
         best: Some(moves[0].mv),
         ponder: None,
     };
+    let mut pace = Pace::default();
     for depth in 1..=max_depth {
         let ready = search_lines(&mut s, root.0, &mut moves, lines, depth as i32);
         if s.stopped() && depth > 1 {
@@ -61,16 +62,63 @@ pub fn main_thread(
                 break;
             }
         }
+        let scale = pace.update(&moves[0], depth);
         let out_of_time = shared
             .deadlines()
             .soft
-            .is_some_and(|soft| shared.elapsed() >= soft);
+            .is_some_and(|soft| shared.elapsed() >= soft.mul_f64(scale));
         if !shared.pondering() && (out_of_time || (timed && moves.len() == 1)) {
             break;
         }
     }
     s.flush_nodes();
     result
+}
+
+/// How the soft deadline stretches with what the last depths showed: more
+/// time while the best move keeps changing or the score falls, less once
+/// the same move has been best for several depths. The hard deadline
+/// stays where it is, so this never risks the clock.
+#[derive(Default)]
+struct Pace {
+    best: Option<movegen::Move>,
+    /// Depths in a row with the same best move.
+    stable: u32,
+    /// The best score of the previous depth.
+    score: Option<i32>,
+}
+
+impl Pace {
+    /// Takes in a completed depth's best line; returns the factor for the
+    /// soft deadline (0.6 to 2.2).
+    fn update(&mut self, best: &RootMove, depth: u32) -> f64 {
+        if self.best == Some(best.mv) {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+        }
+        self.best = Some(best.mv);
+        let drop = self.score.map_or(0, |prev| prev - best.score);
+        self.score = Some(best.score);
+        if depth < 5 {
+            return 1.0;
+        }
+        // A new best move: look longer; a settled one: move on.
+        let stability = match self.stable {
+            0 => 1.5,
+            1 => 1.2,
+            2 => 1.0,
+            3 => 0.85,
+            _ => 0.7,
+        };
+        // A falling score means trouble found late: look for a way out.
+        let trouble = if best.score.abs() >= MATE_BOUND {
+            1.0
+        } else {
+            1.0 + (f64::from(drop.clamp(0, 100)) / 100.0) * 0.6
+        };
+        (stability * trouble).clamp(0.6, 2.2)
+    }
 }
 
 /// A helper thread's search: the same deepening, one line, until the main
@@ -158,5 +206,34 @@ fn to_score(score: i32) -> Score {
         Score::Mate(-(MATE + score) / 2)
     } else {
         Score::Cp(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::Position;
+
+    fn line(uci: &str, score: i32) -> RootMove {
+        let pos = Position::startpos();
+        let mut rm = RootMove::new(pos.parse_uci_move(uci, false).unwrap());
+        rm.score = score;
+        rm
+    }
+
+    #[test]
+    fn pace_stretches_for_new_moves_and_falling_scores_and_shrinks_when_settled() {
+        let mut pace = Pace::default();
+        for depth in 1..=4 {
+            assert_eq!(pace.update(&line("e2e4", 30), depth), 1.0);
+        }
+        // Settled for four depths: less than the plain soft deadline.
+        assert!(pace.update(&line("e2e4", 30), 5) < 1.0);
+        // A new best move: more.
+        let changed = pace.update(&line("d2d4", 30), 6);
+        assert!(changed > 1.0);
+        // A new best move with a falling score: more still, within the cap.
+        let falling = pace.update(&line("g1f3", -50), 7);
+        assert!(falling > changed && falling <= 2.2, "{falling}");
     }
 }
