@@ -29,11 +29,13 @@
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
+#[path = "support/selfplay.rs"]
+mod selfplay;
 
-use movegen::{Color, Game, Move, MoveKind, Position};
-use rng::Rng;
+use movegen::{Color, Move, MoveKind, Position};
 use search::tune::{self, Features};
 use search::{Limits, Score, SearchControl, SearchInfo, Searcher};
+use selfplay::{opening_game, openings};
 use std::fmt::Write as _;
 use std::io::Write as _;
 
@@ -45,18 +47,6 @@ const WEIGHTS_FILE: &str = "crates/search/src/weights.rs";
 /// rarely seen weights wander with the noise.
 const LAMBDA: f64 = 1e-8;
 
-fn openings() -> Vec<Position> {
-    let text = std::fs::read_to_string("tests/data/openings.epd")
-        .expect("run from the repository root: tests/data/openings.epd");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
-            Position::from_fen(&fen.join(" ")).expect("openings.epd holds legal positions")
-        })
-        .collect()
-}
-
 /// Whether `mv` captures or promotes.
 fn is_tactical(pos: &Position, mv: Move) -> bool {
     mv.promotion().is_some()
@@ -67,16 +57,7 @@ fn is_tactical(pos: &Position, mv: Move) -> bool {
 /// Plays game `index`; returns its quiet positions as FENs and the result
 /// from White's side.
 fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> (Vec<String>, f64) {
-    let mut rng = Rng::new(0x7E8E_0000 + index as u64);
-    let mut game = Game::new(*start);
-    for _ in 0..RANDOM_PLIES {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.below(moves.len())])
-            .expect("a generated move is legal");
-    }
+    let mut game = opening_game(start, 0x7E8E_0000 + index as u64, RANDOM_PLIES);
     searcher.clear();
     let limits = Limits {
         nodes: Some(nodes),

@@ -21,12 +21,14 @@
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
+#[path = "support/selfplay.rs"]
+mod selfplay;
 
-use movegen::{Color, Game, Position};
-use rng::Rng;
+use movegen::{Color, Position};
 use search::{
     wdl_material, Limits, Score, SearchControl, SearchInfo, Searcher, WdlModel, WDL_MODEL,
 };
+use selfplay::{opening_game, openings};
 
 /// One position of a game: score and material for the side to move, and the
 /// result for the side to move (1 win, 0 draw, -1 loss).
@@ -40,30 +42,9 @@ struct Sample {
 const RANDOM_PLIES: usize = 4;
 const MAX_PLIES: usize = 400;
 
-fn openings() -> Vec<Position> {
-    let text = std::fs::read_to_string("tests/data/openings.epd")
-        .expect("run from the repository root: tests/data/openings.epd");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
-            Position::from_fen(&fen.join(" ")).expect("openings.epd holds legal positions")
-        })
-        .collect()
-}
-
 /// Plays game `index` and returns its samples.
 fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> Vec<Sample> {
-    let mut rng = Rng::new(0x5EED_0000 + index as u64);
-    let mut game = Game::new(*start);
-    for _ in 0..RANDOM_PLIES {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.below(moves.len())])
-            .expect("a generated move is legal");
-    }
+    let mut game = opening_game(start, 0x5EED_0000 + index as u64, RANDOM_PLIES);
     searcher.clear();
     let limits = Limits {
         nodes: Some(nodes),
