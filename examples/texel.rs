@@ -195,8 +195,8 @@ fn eval(f: &Features, w: &[[f64; 2]]) -> f64 {
         mg += w[usize::from(slot)][0] * n;
         eg += w[usize::from(slot)][1] * n;
     }
-    let phase = f64::from(f.phase) / f64::from(tune::FULL_PHASE);
-    let tempo = f64::from(tune::TEMPO_BONUS);
+    let phase = f64::from(f.phase) / f64::from(tune::MAX_PHASE);
+    let tempo = f64::from(tune::TEMPO);
     mg * phase
         + eg * (1.0 - phase)
         + if f.side_to_move == Color::White {
@@ -273,7 +273,7 @@ fn tune_weights(path: &str, iterations: usize, lambda: f64) {
             let s = sigmoid(k, eval(f, &w));
             // d(error)/d(eval), shared by every weight of the position.
             let common = -2.0 * (data.results[i] - s) * s * (1.0 - s) * k / 400.0;
-            let phase = f64::from(f.phase) / f64::from(tune::FULL_PHASE);
+            let phase = f64::from(f.phase) / f64::from(tune::MAX_PHASE);
             for &(slot, n) in &f.counts {
                 let g = &mut grad[usize::from(slot)];
                 g[0] += common * f64::from(n) * phase;

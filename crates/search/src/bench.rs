@@ -59,7 +59,7 @@ pub fn bench(depth: u32) -> (u64, Duration) {
         .expect("a bench whose stop flag is never set runs to the end")
 }
 
-/// [`bench`] that obeys `control`'s stop flag; `None` if it was stopped before
+/// [`bench()`] that obeys `control`'s stop flag; `None` if it was stopped before
 /// the last position was searched (a partial count is never returned).
 pub fn bench_until(depth: u32, control: &SearchControl) -> Option<(u64, Duration)> {
     let start = Instant::now();

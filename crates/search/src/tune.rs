@@ -10,10 +10,11 @@
 //! [`evaluate`]: crate::evaluate
 
 use crate::breakdown::Term;
-use crate::eval::{MAX_PHASE, PHASE, TEMPO};
+use crate::eval::PHASE;
 use crate::terms::{side_pieces, side_terms, Tally};
 use movegen::{Color, Piece, Position};
 
+pub use crate::eval::{MAX_PHASE, TEMPO};
 pub use crate::params::{name, NUM, WEIGHTS};
 
 /// How often each weight counts in one position.
@@ -40,11 +41,6 @@ impl Tally for Counts {
         self.counts.push((slot, self.sign * times));
     }
 }
-
-/// The phase of the full opening set, and the tempo bonus.
-pub const FULL_PHASE: i32 = MAX_PHASE;
-/// The bonus for the side to move, in centipawns (not tuned).
-pub const TEMPO_BONUS: i32 = TEMPO;
 
 /// The counts of every weight slot in `pos`.
 pub fn features(pos: &Position) -> Features {
