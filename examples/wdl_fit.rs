@@ -16,7 +16,7 @@
 //! compared with what happened there, by bins of predicted win rate.
 //!
 //! ```text
-//! cargo run --release --example wdl_fit -- [GAMES] [NODES]   # default 400 games, 5000 nodes
+//! cargo run --release --example wdl_fit -- [GAMES] [NODES]   # default 2000 games, 5000 nodes
 //! ```
 
 #[path = "../tests/support/rng.rs"]
@@ -189,7 +189,7 @@ fn calibration(model: &WdlModel, samples: &[Sample]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(400);
+    let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(2000);
     let nodes: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5000);
     let openings = openings();
     let mut searcher = Searcher::new(16);

@@ -412,8 +412,8 @@ fn limited_strength_searches_little_and_never_drops_a_queen() {
             lines.last().unwrap().starts_with("bestmove d1d4"),
             "{lines:?}"
         );
-        // Up to four lines to choose from, and the 2000 nodes of Elo 1350
-        // (the limit is polled every 256 nodes).
+        // Up to four lines to choose from, and the 800 nodes of Elo 1350
+        // (the limit is polled every 128 nodes).
         assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
         for info in lines.iter().filter(|l| l.starts_with("info depth")) {
             let nodes: u64 = info
@@ -423,7 +423,7 @@ fn limited_strength_searches_little_and_never_drops_a_queen() {
                 .unwrap()
                 .parse()
                 .unwrap();
-            assert!(nodes < 2000 + 256, "{info}");
+            assert!(nodes < 800 + 128, "{info}");
         }
     }
     // From the start, the weakened choices vary; at full strength they do not.

@@ -5,6 +5,10 @@
 //! so a weak setting makes the mistakes of a shallow search with a fuzzy
 //! judgement, never a random move.
 //!
+//! From 2100 up there is no noise and a single line: the engine plays at
+//! full strength within its node budget, which at fast time controls is
+//! the clock's budget anyway.
+//!
 //! The constants were set by matches against Stockfish 15.1 at the same
 //! `UCI_Elo` (see the README).
 
@@ -19,18 +23,17 @@ pub const ELO_MAX: u32 = 2850;
 /// Nodes per move at a few Elo anchors, set by matches; between two
 /// anchors the count grows geometrically with the Elo.
 const NODES: [(u32, f64); 5] = [
-    (ELO_MIN, 2_000.0),
-    (1500, 5_000.0),
-    (1800, 40_000.0),
-    (2100, 300_000.0),
+    (ELO_MIN, 800.0),
+    (1500, 2_000.0),
+    (1800, 9_000.0),
+    (2100, 1_000_000.0),
     (ELO_MAX, 10_000_000.0),
 ];
 /// Root lines the weakened search ranks and chooses among.
 const LINES: usize = 4;
-/// Noise in centipawns: `(NOISE_ZERO_ELO - elo) / NOISE_DIVISOR`, none
-/// from `NOISE_ZERO_ELO` up.
-const NOISE_ZERO_ELO: f64 = 2400.0;
-const NOISE_DIVISOR: f64 = 16.0;
+/// Noise in centipawns at a few Elo anchors, linear between them and none
+/// from the last one up, where the search ranks a single line.
+const NOISE: [(u32, f64); 3] = [(ELO_MIN, 65.0), (1800, 37.0), (2100, 0.0)];
 /// A line more than this many noise widths below the best is never played,
 /// nor one more than `MARGIN_MAX` centipawns below it.
 const MARGIN_WIDTHS: i32 = 2;
@@ -60,12 +63,7 @@ impl Strength {
 
     /// The most nodes a move may take.
     pub fn nodes(&self) -> u64 {
-        let i = NODES
-            .windows(2)
-            .position(|w| self.elo <= w[1].0)
-            .expect("the anchors span ELO_MIN..=ELO_MAX");
-        let ((e0, n0), (e1, n1)) = (NODES[i], NODES[i + 1]);
-        let t = f64::from(self.elo - e0) / f64::from(e1 - e0);
+        let ((n0, n1), t) = between(&NODES, self.elo);
         (n0 * (n1 / n0).powf(t)).round() as u64
     }
 
@@ -85,7 +83,11 @@ impl Strength {
 
     /// The noise width in centipawns.
     pub fn noise(&self) -> i32 {
-        ((NOISE_ZERO_ELO - f64::from(self.elo)) / NOISE_DIVISOR).max(0.0) as i32
+        if self.elo >= NOISE[NOISE.len() - 1].0 {
+            return 0;
+        }
+        let ((w0, w1), t) = between(&NOISE, self.elo);
+        (w0 + (w1 - w0) * t) as i32
     }
 
     /// Picks the move to play from the last depth's lines, best first:
@@ -111,6 +113,18 @@ impl Strength {
             .max_by_key(|&(_, score)| score)
             .map(|(mv, _)| mv)
     }
+}
+
+/// The values of the two anchors around `elo` (the first two below the
+/// table) and how far `elo` lies from the first to the second, from 0 to 1.
+fn between(table: &[(u32, f64)], elo: u32) -> ((f64, f64), f64) {
+    let i = table
+        .windows(2)
+        .position(|w| elo <= w[1].0)
+        .unwrap_or(table.len() - 2);
+    let ((e0, v0), (e1, v1)) = (table[i], table[i + 1]);
+    let t = f64::from(elo.saturating_sub(e0)) / f64::from(e1 - e0);
+    ((v0, v1), t.min(1.0))
 }
 
 /// A score on one scale, mates far beyond any noise.
@@ -159,14 +173,24 @@ mod tests {
         let weak = Strength::new(1350, 0);
         let strong = Strength::new(2850, 0);
         assert!(weak.nodes() < Strength::new(1400, 0).nodes());
-        assert_eq!(Strength::new(1800, 0).nodes(), 40_000);
-        assert!(Strength::new(1799, 0).nodes() < 40_000);
-        assert!(Strength::new(1801, 0).nodes() > 40_000);
+        assert_eq!(Strength::new(1800, 0).nodes(), 9_000);
+        assert!(Strength::new(1799, 0).nodes() < 9_000);
+        assert!(Strength::new(1801, 0).nodes() > 9_000);
         assert_eq!(strong.nodes(), 10_000_000);
         assert!(weak.nodes() < strong.nodes());
         assert!(weak.noise() > Strength::new(2000, 0).noise());
         assert_eq!(strong.noise(), 0);
         assert_eq!(strong.lines(), 1);
+        // Noise shrinks with the Elo and is gone from the last noise anchor up.
+        let widths: Vec<i32> = (ELO_MIN..=ELO_MAX)
+            .map(|elo| Strength::new(elo, 0).noise())
+            .collect();
+        assert!(widths.windows(2).all(|w| w[0] >= w[1]));
+        assert_eq!(Strength::new(1800, 0).noise(), 37);
+        assert!(Strength::new(2050, 0).noise() > 0);
+        assert_eq!(Strength::new(2100, 0).noise(), 0);
+        assert_eq!(Strength::new(2100, 0).lines(), 1);
+        assert_eq!(Strength::new(2050, 0).lines(), LINES);
         assert_eq!(Strength::new(10, 0).elo(), ELO_MIN);
         assert_eq!(Strength::new(9999, 0).elo(), ELO_MAX);
     }
@@ -198,7 +222,7 @@ mod tests {
         let second = (0..1000)
             .filter(|&seed| Strength::new(1500, seed).choose(&lines) == Some(m[1]))
             .count();
-        // Two triangular noises of width 56 differ by more than 10 cp in
+        // Two triangular noises of width 55 differ by more than 10 cp in
         // favour of the second line a little under half the time.
         assert!((250..500).contains(&second), "{second}");
         for seed in 0..100 {

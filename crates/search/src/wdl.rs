@@ -15,10 +15,10 @@ use crate::limits::Score;
 use movegen::{Piece, Position};
 
 /// `a(m) = A[0] + A[1] · m`, centipawns, as fitted by
-/// `cargo run --release --example wdl_fit` (400 games, 5000 nodes a move).
-const A: [f64; 2] = [248.7, -2.738];
+/// `cargo run --release --example wdl_fit` (2000 games, 5000 nodes a move).
+const A: [f64; 2] = [267.1, -2.844];
 /// `b(m) = B[0] + B[1] · m`, centipawns, from the same fit.
-const B: [f64; 2] = [163.6, -0.112];
+const B: [f64; 2] = [143.1, -0.413];
 
 /// Material on the board for the model: 1 per pawn, 3 per knight or
 /// bishop, 5 per rook, 9 per queen, both sides together (78 at the start).
