@@ -341,7 +341,8 @@ impl Position {
         // destination), so an enemy rook or queen there needs the exact test.
         let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
         if (straight & Bitboard::rank(king.rank())).nonempty() {
-            return self.castle_path_is_clear_exact::<L>(us, occ ^ movers, path, rook);
+            // A copy: the callee is out of line, and perft keeps `self` in registers.
+            return Self::castle_path_is_clear_exact::<L>(*self, us, occ ^ movers, path, rook);
         }
         Bitboard::from_square(rook)
     }
@@ -350,7 +351,7 @@ impl Position {
     /// board; out of line, as it is rarely reached.
     #[inline(never)]
     fn castle_path_is_clear_exact<L: Sliders>(
-        &self,
+        self,
         us: Color,
         occ: Bitboard,
         path: Bitboard,

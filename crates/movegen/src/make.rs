@@ -202,20 +202,13 @@ impl Position {
 
     /// Recomputes [`Position::castling_squares`] from the rights.
     pub(crate) fn reset_castling_squares(&mut self) {
-        self.castling_squares = Bitboard::EMPTY;
-        for color in Color::ALL {
-            for side in CastleSide::ALL {
-                if self.rights.has(color, side) {
-                    self.castling_squares |= Bitboard::from_square(self.king(color))
-                        | Bitboard::from_square(self.castle_rooks[color.index()][side.index()]);
-                }
-            }
-        }
+        let kings = [self.king(Color::White), self.king(Color::Black)];
+        self.castling_squares = castling_squares(self.rights, self.castle_rooks, kings);
     }
 
     /// Clears the castling rights a move from `from` to `to` loses (one of
     /// them is in [`Position::castling_squares`]).
-    #[inline(never)]
+    #[inline(always)]
     fn update_rights<const KEYS: bool>(
         &mut self,
         us: Color,
@@ -224,20 +217,9 @@ impl Position {
         to: Square,
     ) {
         let old = self.rights;
-        let mut lost = CastlingRights::NONE;
-        if piece == Piece::King {
-            lost = CastlingRights::both(us);
-        }
-        for color in Color::ALL {
-            for side in CastleSide::ALL {
-                let rook = self.castle_rooks[color.index()][side.index()];
-                if rook == from || rook == to {
-                    lost = lost.with(CastlingRights::single(color, side));
-                }
-            }
-        }
-        self.rights = self.rights.without(lost);
-        self.reset_castling_squares();
+        let kings = [self.king(Color::White), self.king(Color::Black)];
+        (self.rights, self.castling_squares) =
+            rights_after(old, self.castle_rooks, kings, us, piece, from, to);
         if KEYS {
             self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(self.rights);
         }
@@ -278,4 +260,53 @@ pub(crate) const fn sides<const WHITE: bool>() -> (Color, Color) {
     } else {
         (Color::Black, Color::White)
     }
+}
+
+/// The castling rights left after `piece` of `us` moved from `from` to `to`,
+/// and the squares a later move from or onto costs a right; `kings` are the
+/// kings' squares after the move. Out of line and over plain values: rare,
+/// and a position that perft keeps in registers stays there.
+#[inline(never)]
+fn rights_after(
+    rights: CastlingRights,
+    castle_rooks: [[Square; 2]; 2],
+    kings: [Square; 2],
+    us: Color,
+    piece: Piece,
+    from: Square,
+    to: Square,
+) -> (CastlingRights, Bitboard) {
+    let mut lost = CastlingRights::NONE;
+    if piece == Piece::King {
+        lost = CastlingRights::both(us);
+    }
+    for color in Color::ALL {
+        for side in CastleSide::ALL {
+            let rook = castle_rooks[color.index()][side.index()];
+            if rook == from || rook == to {
+                lost = lost.with(CastlingRights::single(color, side));
+            }
+        }
+    }
+    let rights = rights.without(lost);
+    (rights, castling_squares(rights, castle_rooks, kings))
+}
+
+/// The squares of the rooks that may still castle under `rights` and of
+/// their kings.
+fn castling_squares(
+    rights: CastlingRights,
+    castle_rooks: [[Square; 2]; 2],
+    kings: [Square; 2],
+) -> Bitboard {
+    let mut squares = Bitboard::EMPTY;
+    for color in Color::ALL {
+        for side in CastleSide::ALL {
+            if rights.has(color, side) {
+                squares |= Bitboard::from_square(kings[color.index()])
+                    | Bitboard::from_square(castle_rooks[color.index()][side.index()]);
+            }
+        }
+    }
+    squares
 }

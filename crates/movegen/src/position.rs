@@ -310,7 +310,8 @@ impl Position {
 
     /// Whether the side to move may capture en passant from `from` onto `ep`
     /// without leaving its king attacked. Needs up-to-date checkers.
-    #[inline]
+    /// Inlined, so that perft's positions held in registers stay there.
+    #[inline(always)]
     pub(crate) fn ep_is_legal<L: Sliders>(&self, from: Square, ep: Square) -> bool {
         let us = self.side;
         let victim = square_behind(ep, us);

@@ -94,6 +94,68 @@ macro_rules! perft_module {
                 pos.count_moves_for::<L, WHITE>() as u64
             }
 
+            /// The number of legal replies to a move of White (if `WHITE`)
+            /// or Black in `pos` that is neither castling, en passant nor a
+            /// promotion: piece number `PIECE` goes from `from` to `to`. The
+            /// child is made and counted in one function, so it never goes
+            /// through memory: only the sets the count reads are computed,
+            /// in registers.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_normal<const WHITE: bool, const PIECE: usize>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+            ) -> u64 {
+                let mut next = *pos;
+                next.play_normal::<false, L, WHITE>(Piece::ALL[PIECE], from, to);
+                replies::<WHITE>(&next)
+            }
+
+            /// [`leaf_normal`] for a promotion to `promo`.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_promotion<const WHITE: bool>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+                promo: Piece,
+            ) -> u64 {
+                let mut next = *pos;
+                next.play_promotion::<false, L, WHITE>(from, to, promo);
+                replies::<WHITE>(&next)
+            }
+
+            /// [`leaf_normal`] for any move `mv` of `piece` (castling and en
+            /// passant come this way).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_move<const WHITE: bool>(pos: &Position, piece: Piece, mv: Move) -> u64 {
+                let mut next = *pos;
+                next.play_as::<false, L, WHITE>(piece, mv);
+                replies::<WHITE>(&next)
+            }
+
+            /// The number of legal moves in `next`, a child of a position
+            /// with White to move if `WHITE`.
+            #[inline(always)]
+            fn replies<const WHITE: bool>(next: &Position) -> u64 {
+                if WHITE {
+                    next.count_moves_for::<L, false>() as u64
+                } else {
+                    next.count_moves_for::<L, true>() as u64
+                }
+            }
+
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
@@ -159,9 +221,6 @@ macro_rules! perft_module {
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
                         match hash {
-                            // The child's side is the other one.
-                            _ if self.depth == 1 && WHITE => count_for::<false>(next),
-                            _ if self.depth == 1 => count_for::<true>(next),
                             Some(hash) if HASHED => perft_hashed(next, self.depth, hash),
                             _ => perft(next, self.depth),
                         }
@@ -171,8 +230,17 @@ macro_rules! perft_module {
                 // Each child is copied and changed in place: returning a new
                 // position from a function cost a second copy.
 
+                // One ply above the leaves, each child is made and counted
+                // by a function of its own (`leaf_normal` and the like).
+
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
+                    if self.depth == 1 {
+                        // SAFETY: only reached from this module's functions,
+                        // whose caller vouched for the CPU features.
+                        self.nodes += unsafe { leaf_move::<WHITE>(self.pos, piece, mv) };
+                        return;
+                    }
                     let mut next = *self.pos;
                     next.play_as::<HASHED, L, WHITE>(piece, mv);
                     self.count(&next);
@@ -180,6 +248,21 @@ macro_rules! perft_module {
 
                 #[inline(always)]
                 fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
+                    if self.depth == 1 {
+                        let pos = self.pos;
+                        // SAFETY: as in `child`.
+                        self.nodes += unsafe {
+                            match piece {
+                                Piece::Pawn => leaf_normal::<WHITE, 0>(pos, from, to),
+                                Piece::Knight => leaf_normal::<WHITE, 1>(pos, from, to),
+                                Piece::Bishop => leaf_normal::<WHITE, 2>(pos, from, to),
+                                Piece::Rook => leaf_normal::<WHITE, 3>(pos, from, to),
+                                Piece::Queen => leaf_normal::<WHITE, 4>(pos, from, to),
+                                Piece::King => leaf_normal::<WHITE, 5>(pos, from, to),
+                            }
+                        };
+                        return;
+                    }
                     let mut next = *self.pos;
                     next.play_normal::<HASHED, L, WHITE>(piece, from, to);
                     self.count(&next);
@@ -187,6 +270,11 @@ macro_rules! perft_module {
 
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
+                    if self.depth == 1 {
+                        // SAFETY: as in `child`.
+                        self.nodes += unsafe { leaf_promotion::<WHITE>(self.pos, from, to, promo) };
+                        return;
+                    }
                     let mut next = *self.pos;
                     next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
                     self.count(&next);
