@@ -1,5 +1,6 @@
 //! Castling sides and the set of castling rights.
 
+use crate::bitboard::Bitboard;
 use crate::piece::Color;
 use crate::square::File;
 use std::fmt;
@@ -95,6 +96,81 @@ impl CastlingRights {
     }
 }
 
+/// What castling asks of the board for one placement of king and rook,
+/// fixed for the whole game: the squares that must be empty and those the
+/// king must not be attacked on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Lane {
+    /// The squares the king and the rook cross or land on, but their own.
+    pub(crate) empty: Bitboard,
+    /// The squares the king crosses and lands on.
+    pub(crate) path: Bitboard,
+    /// The rook's square.
+    pub(crate) rook: Bitboard,
+}
+
+impl Lane {
+    /// No lane: no rook to castle with.
+    pub(crate) const NONE: Lane = Lane {
+        empty: Bitboard::EMPTY,
+        path: Bitboard::EMPTY,
+        rook: Bitboard::EMPTY,
+    };
+}
+
+/// The lane of `color`'s king on file `king` castling with the rook on file
+/// `rook`, as an index into [`LANES`], stored by the position so that the
+/// generator finds a lane with one load.
+pub(crate) const fn lane_index(color: Color, king: File, rook: File) -> u8 {
+    (color as u8) << 6 | (king as u8) << 3 | rook as u8
+}
+
+/// Every lane, by [`lane_index`] (the entries with king and rook on one file
+/// are unused).
+pub(crate) static LANES: [Lane; 128] = lane_table();
+
+/// The squares of the files strictly between `from` and `to`, and `to`'s, on
+/// `rank` (0 to 7).
+const fn span(from: usize, to: usize, rank: usize) -> u64 {
+    let mut set = 0;
+    let mut f = 0;
+    while f < 8 {
+        let inside = (from < f && f < to) || (to < f && f < from) || f == to;
+        if inside {
+            set |= 1 << (rank * 8 + f);
+        }
+        f += 1;
+    }
+    set
+}
+
+const fn lane_table() -> [Lane; 128] {
+    let mut table = [Lane::NONE; 128];
+    let mut i = 0;
+    while i < 128 {
+        let (color, king, rook) = (i >> 6, (i >> 3) & 7, i & 7);
+        let rank = if color == 0 { 0 } else { 7 };
+        if king != rook {
+            let side = if rook > king {
+                CastleSide::Short
+            } else {
+                CastleSide::Long
+            };
+            let (kf, rf) = side.destination_files();
+            let path = span(king, kf as usize, rank);
+            let movers = 1 << (rank * 8 + king) | 1 << (rank * 8 + rook);
+            let empty = (path | span(rook, rf as usize, rank)) & !movers;
+            table[i] = Lane {
+                empty: Bitboard(empty),
+                path: Bitboard(path),
+                rook: Bitboard(1 << (rank * 8 + rook)),
+            };
+        }
+        i += 1;
+    }
+    table
+}
+
 /// The rights in FEN letters (`KQkq`, `-` for none), whatever the rooks' files.
 impl fmt::Display for CastlingRights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -138,5 +214,37 @@ mod tests {
             .flat_map(|c| CastleSide::ALL.map(|s| CastlingRights::single(c, s).index()))
             .collect();
         assert_eq!(indices, [1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn lanes_match_the_between_sets() {
+        use crate::attacks::between;
+        use crate::square::{Rank, Square};
+        for color in Color::ALL {
+            let rank = if color == Color::White {
+                Rank::First
+            } else {
+                Rank::Eighth
+            };
+            for king in File::ALL {
+                for rook in File::ALL.into_iter().filter(|&f| f != king) {
+                    let side = if rook > king {
+                        CastleSide::Short
+                    } else {
+                        CastleSide::Long
+                    };
+                    let (kf, rf) = side.destination_files();
+                    let (k, r) = (Square::new(king, rank), Square::new(rook, rank));
+                    let (k_to, r_to) = (Square::new(kf, rank), Square::new(rf, rank));
+                    let path = between(k, k_to) | Bitboard::from_square(k_to);
+                    let movers = Bitboard::from_square(k) | Bitboard::from_square(r);
+                    let empty = (path | between(r, r_to) | Bitboard::from_square(r_to)) & !movers;
+                    let lane = LANES[lane_index(color, king, rook) as usize];
+                    let rook = Bitboard::from_square(r);
+                    let expected = Lane { empty, path, rook };
+                    assert_eq!(lane, expected, "{color:?} king {king:?} rook {rook:?}");
+                }
+            }
+        }
     }
 }

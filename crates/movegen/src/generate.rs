@@ -3,7 +3,7 @@
 
 use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
-use crate::castling::{CastleSide, CastlingRights};
+use crate::castling::{CastleSide, CastlingRights, Lane, LANES};
 use crate::move_list::MoveList;
 use crate::move_sets::{PawnMoves, PieceMoves};
 use crate::moves::Move;
@@ -189,10 +189,27 @@ impl Position {
         &self,
         sink: &mut S,
     ) -> bool {
+        self.generate_state::<L, WHITE, CAPTURES, true, S>(sink)
+    }
+
+    /// [`Position::generate_for`], where `CASTLE` false promises that the
+    /// side to move has no castling right: perft chooses it once per
+    /// position, and the castling code is then left out.
+    #[inline(always)]
+    pub(crate) fn generate_state<
+        L: Sliders,
+        const WHITE: bool,
+        const CAPTURES: bool,
+        const CASTLE: bool,
+        S: MoveSink,
+    >(
+        &self,
+        sink: &mut S,
+    ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves::<L, CAPTURES>(us, king, own, sink) {
+        if self.king_moves::<L, CAPTURES, CASTLE>(us, king, own, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -210,7 +227,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn king_moves<L: Sliders, const CAPTURES: bool>(
+    fn king_moves<L: Sliders, const CAPTURES: bool, const CASTLE: bool>(
         &self,
         us: Color,
         king: Square,
@@ -221,12 +238,14 @@ impl Position {
         let target = if CAPTURES { self.colors[them] } else { !own };
         let steps = king_attacks(king) & target;
         // The rooks the king still has the right to castle with and nothing
-        // between them; whether its path is attacked is settled below.
-        let castling = if !CAPTURES
+        // in their lanes; whether its path is attacked is settled below.
+        debug_assert!(CASTLE || !self.rights.intersects(CastlingRights::both(us)));
+        let castling = if CASTLE
+            && !CAPTURES
             && self.rights.intersects(CastlingRights::both(us))
             && self.checkers.is_empty()
         {
-            self.castle_candidates(us, king)
+            self.castle_candidates(us)
         } else {
             Bitboard::EMPTY
         };
@@ -293,15 +312,14 @@ impl Position {
     }
 
     /// The rooks the side to move still has the right to castle with and
-    /// nothing between them and the king (in standard chess, the whole
-    /// emptiness condition).
+    /// every square their lanes need empty.
     #[inline(always)]
-    fn castle_candidates(&self, us: Color, king: Square) -> Bitboard {
+    fn castle_candidates(&self, us: Color) -> Bitboard {
         let occ = self.occupied();
         let candidate = |side: CastleSide| {
-            let rook = self.castle_rooks[us.index()][side.index()];
-            if self.rights.has(us, side) && (between(king, rook) & occ).is_empty() {
-                Bitboard::from_square(rook)
+            let lane = LANES[self.castle_lanes[us.index()][side.index()] as usize];
+            if self.rights.has(us, side) && (lane.empty & occ).is_empty() {
+                lane.rook
             } else {
                 Bitboard::EMPTY
             }
@@ -309,9 +327,9 @@ impl Position {
         candidate(CastleSide::Short) | candidate(CastleSide::Long)
     }
 
-    /// The rest of the castling test: the squares the king and rook cross
-    /// must be empty, and those the king crosses unattacked (`danger`: the squares the
-    /// enemy attacks with the king lifted).
+    /// The rest of the castling test for a candidate `rook`: the squares the
+    /// king crosses unattacked (`danger`: the squares the enemy attacks with
+    /// the king lifted). Returns the rook's square if the king may castle.
     #[inline(always)]
     fn castle_path_is_clear<L: Sliders>(
         &self,
@@ -325,15 +343,8 @@ impl Position {
         } else {
             CastleSide::Long
         };
-        let (kf, rf) = side.destination_files();
-        let king_to = Square::new(kf, king.rank());
-        let rook_to = Square::new(rf, king.rank());
-        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-        let path = between(king, king_to) | Bitboard::from_square(king_to);
-        let must_be_empty =
-            (path | between(rook, rook_to) | Bitboard::from_square(rook_to)) & !movers;
-        let occ = self.occupied();
-        if (occ & must_be_empty).nonempty() || (path & danger).nonempty() {
+        let lane = LANES[self.castle_lanes[us.index()][side.index()] as usize];
+        if (lane.path & danger).nonempty() {
             return Bitboard::EMPTY;
         }
         // `danger` was taken with the rook on the board. Lifting it off can
@@ -342,9 +353,10 @@ impl Position {
         let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
         if (straight & Bitboard::rank(king.rank())).nonempty() {
             // A copy: the callee is out of line, and perft keeps `self` in registers.
-            return Self::castle_path_is_clear_exact::<L>(*self, us, occ ^ movers, path, rook);
+            let occ = self.occupied() ^ Bitboard::from_square(king) ^ lane.rook;
+            return Self::castle_path_is_clear_exact::<L>(*self, us, occ, lane);
         }
-        Bitboard::from_square(rook)
+        lane.rook
     }
 
     /// The castling test square by square, without the king and rook on the
@@ -354,14 +366,14 @@ impl Position {
         self,
         us: Color,
         occ: Bitboard,
-        path: Bitboard,
-        rook: Square,
+        lane: Lane,
     ) -> Bitboard {
-        if path
+        if lane
+            .path
             .into_iter()
             .all(|sq| !self.is_attacked_with::<L>(sq, !us, occ))
         {
-            Bitboard::from_square(rook)
+            lane.rook
         } else {
             Bitboard::EMPTY
         }
@@ -560,8 +572,17 @@ impl Position {
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
+        self.count_moves_state::<L, WHITE, true>()
+    }
+
+    /// [`Position::count_moves_for`], with `CASTLE` as in
+    /// [`Position::generate_state`].
+    #[inline(always)]
+    pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: bool>(
+        &self,
+    ) -> usize {
         let mut counter = Counter(0);
-        self.generate_for::<L, WHITE, false, _>(&mut counter);
+        self.generate_state::<L, WHITE, false, CASTLE, _>(&mut counter);
         counter.0
     }
 

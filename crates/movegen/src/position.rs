@@ -23,6 +23,9 @@ pub struct Position {
     pub(crate) side: Color,
     pub(crate) rights: CastlingRights,
     pub(crate) castle_rooks: [[Square; 2]; 2],
+    /// The lane of each rook in `castle_rooks` (an index into
+    /// [`crate::castling::LANES`], set with the rights).
+    pub(crate) castle_lanes: [[u8; 2]; 2],
     /// The squares a move from or onto costs a castling right: the rooks
     /// that may castle and their kings (kept by [`Position::reset_castling_squares`]).
     pub(crate) castling_squares: Bitboard,
@@ -58,6 +61,7 @@ impl Position {
             side: Color::White,
             rights: CastlingRights::NONE,
             castle_rooks: [[a1; 2]; 2],
+            castle_lanes: [[0; 2]; 2],
             castling_squares: Bitboard::EMPTY,
             ep: None,
             halfmove: 0,

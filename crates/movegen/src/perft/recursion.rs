@@ -10,6 +10,7 @@ macro_rules! perft_module {
         pub(super) mod $name {
             use crate::generate::MoveSink;
             use crate::bitboard::Bitboard;
+            use crate::castling::CastlingRights;
             use crate::move_sets::{PawnMoves, PieceMoves};
             use crate::moves::{Move, MoveKind};
             use crate::perft::hash::PerftHash;
@@ -105,14 +106,14 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_normal<const WHITE: bool, const PIECE: usize>(
+            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: bool, const PIECE: usize>(
                 pos: &Position,
                 from: Square,
                 to: Square,
             ) -> u64 {
-                let mut next = *pos;
-                next.play_normal::<false, L, WHITE>(Piece::ALL[PIECE], from, to);
-                replies::<WHITE>(&next)
+                leaf::<WHITE, CASTLE>(pos, |next| {
+                    next.play_normal::<false, L, WHITE>(Piece::ALL[PIECE], from, to)
+                })
             }
 
             /// [`leaf_normal`] for a promotion to `promo`.
@@ -121,15 +122,13 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_promotion<const WHITE: bool>(
+            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: bool>(
                 pos: &Position,
                 from: Square,
                 to: Square,
                 promo: Piece,
             ) -> u64 {
-                let mut next = *pos;
-                next.play_promotion::<false, L, WHITE>(from, to, promo);
-                replies::<WHITE>(&next)
+                leaf::<WHITE, CASTLE>(pos, |next| next.play_promotion::<false, L, WHITE>(from, to, promo))
             }
 
             /// [`leaf_normal`] for any move `mv` of `piece` (castling and en
@@ -139,20 +138,28 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_move<const WHITE: bool>(pos: &Position, piece: Piece, mv: Move) -> u64 {
-                let mut next = *pos;
-                next.play_as::<false, L, WHITE>(piece, mv);
-                replies::<WHITE>(&next)
+            unsafe fn leaf_move<const WHITE: bool, const CASTLE: bool>(
+                pos: &Position,
+                piece: Piece,
+                mv: Move,
+            ) -> u64 {
+                leaf::<WHITE, CASTLE>(pos, |next| next.play_as::<false, L, WHITE>(piece, mv))
             }
 
-            /// The number of legal moves in `next`, a child of a position
-            /// with White to move if `WHITE`.
+            /// Makes the child of `pos` with `play` and counts its moves;
+            /// `CASTLE` false promises that the side to move in the child
+            /// has no castling right, and leaves the castling code out.
             #[inline(always)]
-            fn replies<const WHITE: bool>(next: &Position) -> u64 {
+            fn leaf<const WHITE: bool, const CASTLE: bool>(
+                pos: &Position,
+                play: impl FnOnce(&mut Position),
+            ) -> u64 {
+                let mut next = *pos;
+                play(&mut next);
                 if WHITE {
-                    next.count_moves_for::<L, false>() as u64
+                    next.count_moves_state::<L, false, CASTLE>() as u64
                 } else {
-                    next.count_moves_for::<L, true>() as u64
+                    next.count_moves_state::<L, true, CASTLE>() as u64
                 }
             }
 
@@ -233,12 +240,28 @@ macro_rules! perft_module {
                 // One ply above the leaves, each child is made and counted
                 // by a function of its own (`leaf_normal` and the like).
 
+                /// Whether the side to move in a child may still castle: a
+                /// move only loses rights, so a child of a position where
+                /// the other side has none is counted without castling code.
+                #[inline(always)]
+                fn child_may_castle(&self) -> bool {
+                    let them = if WHITE { Color::Black } else { Color::White };
+                    self.pos.castling_rights().intersects(CastlingRights::both(them))
+                }
+
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
                     if self.depth == 1 {
+                        let pos = self.pos;
                         // SAFETY: only reached from this module's functions,
                         // whose caller vouched for the CPU features.
-                        self.nodes += unsafe { leaf_move::<WHITE>(self.pos, piece, mv) };
+                        self.nodes += unsafe {
+                            if self.child_may_castle() {
+                                leaf_move::<WHITE, true>(pos, piece, mv)
+                            } else {
+                                leaf_move::<WHITE, false>(pos, piece, mv)
+                            }
+                        };
                         return;
                     }
                     let mut next = *self.pos;
@@ -249,16 +272,12 @@ macro_rules! perft_module {
                 #[inline(always)]
                 fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
                     if self.depth == 1 {
-                        let pos = self.pos;
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            match piece {
-                                Piece::Pawn => leaf_normal::<WHITE, 0>(pos, from, to),
-                                Piece::Knight => leaf_normal::<WHITE, 1>(pos, from, to),
-                                Piece::Bishop => leaf_normal::<WHITE, 2>(pos, from, to),
-                                Piece::Rook => leaf_normal::<WHITE, 3>(pos, from, to),
-                                Piece::Queen => leaf_normal::<WHITE, 4>(pos, from, to),
-                                Piece::King => leaf_normal::<WHITE, 5>(pos, from, to),
+                            if self.child_may_castle() {
+                                leaf_normal_of::<WHITE, true>(self.pos, piece, from, to)
+                            } else {
+                                leaf_normal_of::<WHITE, false>(self.pos, piece, from, to)
                             }
                         };
                         return;
@@ -271,13 +290,45 @@ macro_rules! perft_module {
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
                     if self.depth == 1 {
+                        let pos = self.pos;
                         // SAFETY: as in `child`.
-                        self.nodes += unsafe { leaf_promotion::<WHITE>(self.pos, from, to, promo) };
+                        self.nodes += unsafe {
+                            if self.child_may_castle() {
+                                leaf_promotion::<WHITE, true>(pos, from, to, promo)
+                            } else {
+                                leaf_promotion::<WHITE, false>(pos, from, to, promo)
+                            }
+                        };
                         return;
                     }
                     let mut next = *self.pos;
                     next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
                     self.count(&next);
+                }
+            }
+
+            /// [`leaf_normal`] for `piece`, known at compile time where the
+            /// generator is inlined.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: bool>(
+                pos: &Position,
+                piece: Piece,
+                from: Square,
+                to: Square,
+            ) -> u64 {
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    match piece {
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to),
+                    }
                 }
             }
 
