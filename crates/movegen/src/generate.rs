@@ -88,6 +88,32 @@ impl MoveSink for MoveList {
     }
 }
 
+/// The squares the enemy's pawns, knights and king attack, as far as the
+/// caller already knows them: `base`, plus the kinds flagged here, which the
+/// generator adds from the board. Perft knows, for the child of a move, the
+/// attacks of every kind that did not move (taken once in the parent).
+#[derive(Clone, Copy)]
+pub(crate) struct Leapers {
+    /// Squares known to be attacked.
+    pub(crate) base: Bitboard,
+    /// Whether to add the pawns' attacks.
+    pub(crate) pawns: bool,
+    /// Whether to add the knights' attacks.
+    pub(crate) knights: bool,
+    /// Whether to add the king's attacks.
+    pub(crate) king: bool,
+}
+
+impl Leapers {
+    /// Nothing known: every kind is taken from the board.
+    pub(crate) const UNKNOWN: Leapers = Leapers {
+        base: Bitboard::EMPTY,
+        pawns: true,
+        knights: true,
+        king: true,
+    };
+}
+
 /// Files A and H, which pawn captures must not wrap around.
 const NOT_FILE_A: u64 = !Bitboard::file(File::A).0;
 const NOT_FILE_H: u64 = !Bitboard::file(File::H).0;
@@ -189,7 +215,7 @@ impl Position {
         &self,
         sink: &mut S,
     ) -> bool {
-        self.generate_state::<L, WHITE, CAPTURES, true, S>(sink)
+        self.generate_state::<L, WHITE, CAPTURES, true, S>(sink, Leapers::UNKNOWN)
     }
 
     /// [`Position::generate_for`], where `CASTLE` false promises that the
@@ -205,11 +231,12 @@ impl Position {
     >(
         &self,
         sink: &mut S,
+        leapers: Leapers,
     ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves::<L, CAPTURES, CASTLE>(us, king, own, sink) {
+        if self.king_moves::<L, CAPTURES, CASTLE>(us, king, own, leapers, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -232,6 +259,7 @@ impl Position {
         us: Color,
         king: Square,
         own: Bitboard,
+        leapers: Leapers,
         sink: &mut impl MoveSink,
     ) -> bool {
         let them = !us;
@@ -253,7 +281,7 @@ impl Position {
         // more than the few set operations below cost. Leapers are ruled
         // out setwise. The king is lifted off the board so it cannot hide
         // behind itself from a slider it steps away from.
-        let leapers = self.leaper_attacks(them);
+        let leapers = self.leaper_attacks(them, leapers);
         let occ = self.occupied() ^ Bitboard::from_square(king);
         let steps = steps & !leapers;
         let (to, castles) = if castling.is_empty() && !steps.has_many() {
@@ -284,16 +312,39 @@ impl Position {
             })
     }
 
-    /// Every square the pawns, knights and king of `them` attack.
+    /// Every square the pawns, knights and king of `them` attack: `known`
+    /// completed from the board.
     #[inline(always)]
-    fn leaper_attacks(&self, them: Color) -> Bitboard {
+    pub(crate) fn leaper_attacks(&self, them: Color, known: Leapers) -> Bitboard {
         let enemy = self.colors[them];
-        let mut leapers = pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0)
-            | king_attacks(self.king(them)).0;
-        for knight in self.pieces[Piece::Knight] & enemy {
-            leapers |= knight_attacks(knight).0;
+        let mut leapers = known.base.0;
+        if known.pawns {
+            leapers |= pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0);
+        }
+        if known.king {
+            leapers |= king_attacks(self.king(them)).0;
+        }
+        if known.knights {
+            for knight in self.pieces[Piece::Knight] & enemy {
+                leapers |= knight_attacks(knight).0;
+            }
         }
         Bitboard(leapers)
+    }
+
+    /// The squares `color`'s pawns, knights and king attack, each kind apart.
+    #[inline(always)]
+    pub(crate) fn leaper_sets(&self, color: Color) -> [Bitboard; 3] {
+        let own = self.colors[color];
+        let mut knights = Bitboard::EMPTY;
+        for knight in self.pieces[Piece::Knight] & own {
+            knights |= knight_attacks(knight);
+        }
+        [
+            Bitboard(pawns_attack(color, (self.pieces[Piece::Pawn] & own).0)),
+            knights,
+            king_attacks(self.king(color)),
+        ]
     }
 
     /// Every square the bishops, rooks and queens of `them` attack through `occ`.
@@ -572,7 +623,7 @@ impl Position {
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
-        self.count_moves_state::<L, WHITE, true>()
+        self.count_moves_state::<L, WHITE, true>(Leapers::UNKNOWN)
     }
 
     /// [`Position::count_moves_for`], with `CASTLE` as in
@@ -580,9 +631,10 @@ impl Position {
     #[inline(always)]
     pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: bool>(
         &self,
+        leapers: Leapers,
     ) -> usize {
         let mut counter = Counter(0);
-        self.generate_state::<L, WHITE, false, CASTLE, _>(&mut counter);
+        self.generate_state::<L, WHITE, false, CASTLE, _>(&mut counter, leapers);
         counter.0
     }
 

@@ -8,7 +8,7 @@
 macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
-            use crate::generate::MoveSink;
+            use crate::generate::{Leapers, MoveSink};
             use crate::bitboard::Bitboard;
             use crate::castling::CastlingRights;
             use crate::move_sets::{PawnMoves, PieceMoves};
@@ -53,12 +53,19 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&PerftHash>,
             ) -> u64 {
+                let us = if WHITE { Color::White } else { Color::Black };
+                let leapers = if depth == 2 {
+                    pos.leaper_sets(us)
+                } else {
+                    [Bitboard::EMPTY; 3]
+                };
                 let mut sink = Expand::<HASHED, WHITE> {
                     pos,
                     depth: depth - 1,
                     hash,
                     nodes: 0,
                     pending: None,
+                    leapers,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.flush();
@@ -100,7 +107,9 @@ macro_rules! perft_module {
             /// promotion: piece number `PIECE` goes from `from` to `to`. The
             /// child is made and counted in one function, so it never goes
             /// through memory: only the sets the count reads are computed,
-            /// in registers.
+            /// in registers. `known` is what the moving side's pawns,
+            /// knights and king of the other kinds attack (unchanged by the
+            /// move), so only the moving kind's attacks are taken again.
             ///
             /// # Safety
             /// The CPU must have the features in this module's attributes.
@@ -110,8 +119,15 @@ macro_rules! perft_module {
                 pos: &Position,
                 from: Square,
                 to: Square,
+                known: Bitboard,
             ) -> u64 {
-                leaf::<WHITE, CASTLE>(pos, |next| {
+                let leapers = Leapers {
+                    base: known,
+                    pawns: PIECE == Piece::Pawn.index(),
+                    knights: PIECE == Piece::Knight.index(),
+                    king: PIECE == Piece::King.index(),
+                };
+                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
                     next.play_normal::<false, L, WHITE>(Piece::ALL[PIECE], from, to)
                 })
             }
@@ -128,7 +144,7 @@ macro_rules! perft_module {
                 to: Square,
                 promo: Piece,
             ) -> u64 {
-                leaf::<WHITE, CASTLE>(pos, |next| next.play_promotion::<false, L, WHITE>(from, to, promo))
+                leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_promotion::<false, L, WHITE>(from, to, promo))
             }
 
             /// [`leaf_normal`] for any move `mv` of `piece` (castling and en
@@ -143,7 +159,7 @@ macro_rules! perft_module {
                 piece: Piece,
                 mv: Move,
             ) -> u64 {
-                leaf::<WHITE, CASTLE>(pos, |next| next.play_as::<false, L, WHITE>(piece, mv))
+                leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_as::<false, L, WHITE>(piece, mv))
             }
 
             /// Makes the child of `pos` with `play` and counts its moves;
@@ -152,14 +168,15 @@ macro_rules! perft_module {
             #[inline(always)]
             fn leaf<const WHITE: bool, const CASTLE: bool>(
                 pos: &Position,
+                leapers: Leapers,
                 play: impl FnOnce(&mut Position),
             ) -> u64 {
                 let mut next = *pos;
                 play(&mut next);
                 if WHITE {
-                    next.count_moves_state::<L, false, CASTLE>() as u64
+                    next.count_moves_state::<L, false, CASTLE>(leapers) as u64
                 } else {
-                    next.count_moves_state::<L, true, CASTLE>() as u64
+                    next.count_moves_state::<L, true, CASTLE>(leapers) as u64
                 }
             }
 
@@ -196,6 +213,9 @@ macro_rules! perft_module {
                 /// Hashed: the child whose bucket is being fetched while the
                 /// next child is made; it is counted after that.
                 pending: Option<Position>,
+                /// One ply above the leaves: the squares the side to move's
+                /// pawns, knights and king attack.
+                leapers: [Bitboard; 3],
             }
 
             impl<const HASHED: bool, const WHITE: bool> Expand<'_, HASHED, WHITE> {
@@ -274,10 +294,17 @@ macro_rules! perft_module {
                     if self.depth == 1 {
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
+                            let [pawns, knights, king] = self.leapers;
+                            let known = match piece {
+                                Piece::Pawn => knights | king,
+                                Piece::Knight => pawns | king,
+                                Piece::King => pawns | knights,
+                                _ => pawns | knights | king,
+                            };
                             if self.child_may_castle() {
-                                leaf_normal_of::<WHITE, true>(self.pos, piece, from, to)
+                                leaf_normal_of::<WHITE, true>(self.pos, piece, from, to, known)
                             } else {
-                                leaf_normal_of::<WHITE, false>(self.pos, piece, from, to)
+                                leaf_normal_of::<WHITE, false>(self.pos, piece, from, to, known)
                             }
                         };
                         return;
@@ -318,16 +345,17 @@ macro_rules! perft_module {
                 piece: Piece,
                 from: Square,
                 to: Square,
+                known: Bitboard,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     match piece {
-                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to),
-                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to),
-                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to),
-                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to),
-                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to),
-                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to),
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to, known),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to, known),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to, known),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to, known),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to, known),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to, known),
                     }
                 }
             }
