@@ -368,7 +368,7 @@ impl Position {
     fn castle_candidates(&self, us: Color) -> Bitboard {
         let occ = self.occupied();
         let candidate = |side: CastleSide| {
-            let lane = LANES[self.castle_lanes[us.index()][side.index()] as usize];
+            let lane = self.lane(us, side);
             if self.rights.has(us, side) && (lane.empty & occ).is_empty() {
                 lane.rook
             } else {
@@ -394,7 +394,7 @@ impl Position {
         } else {
             CastleSide::Long
         };
-        let lane = LANES[self.castle_lanes[us.index()][side.index()] as usize];
+        let lane = self.lane(us, side);
         if (lane.path & danger).nonempty() {
             return Bitboard::EMPTY;
         }
@@ -403,11 +403,22 @@ impl Position {
         // destination), so an enemy rook or queen there needs the exact test.
         let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
         if (straight & Bitboard::rank(king.rank())).nonempty() {
-            // A copy: the callee is out of line, and perft keeps `self` in registers.
             let occ = self.occupied() ^ Bitboard::from_square(king) ^ lane.rook;
-            return Self::castle_path_is_clear_exact::<L>(*self, us, occ, lane);
+            // Only the pieces go to the out-of-line test: perft keeps `self`
+            // in registers, and handing over all of it would keep every
+            // field alive (and spilled) to the end of the count.
+            return self
+                .pieces_only()
+                .castle_path_is_clear_exact::<L>(us, occ, lane);
         }
         lane.rook
+    }
+
+    /// The castling lane of `us` on `side` (meaningful while the right is held).
+    #[inline(always)]
+    fn lane(&self, us: Color, side: CastleSide) -> Lane {
+        // Masked to the table's size, which also spares a bounds check.
+        LANES[self.castle_lanes[us.index()][side.index()] as usize & (LANES.len() - 1)]
     }
 
     /// The castling test square by square, without the king and rook on the

@@ -86,6 +86,25 @@ impl Position {
         from: Square,
         to: Square,
     ) {
+        let double = piece == Piece::Pawn && to.index() ^ from.index() == 16;
+        self.play_plain::<KEYS, L, WHITE>(piece, from, to, double);
+    }
+
+    /// [`Position::play_normal`], told whether the move is a pawn's double
+    /// push: perft knows it from the set the move comes from, so the test
+    /// (a branch that mispredicts) folds away.
+    #[inline(always)]
+    pub(crate) fn play_plain<const KEYS: bool, L: Sliders, const WHITE: bool>(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        double: bool,
+    ) {
+        debug_assert_eq!(
+            double,
+            piece == Piece::Pawn && to.index() ^ from.index() == 16
+        );
         self.begin_move::<KEYS, WHITE>();
         let (us, them) = sides::<WHITE>();
         if self.colors[them].has(to) {
@@ -97,7 +116,7 @@ impl Position {
         let mut double_push = None;
         if piece == Piece::Pawn {
             self.halfmove = 0;
-            if to.index() ^ from.index() == 16 {
+            if double {
                 double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
             }
         }

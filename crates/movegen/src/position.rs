@@ -72,6 +72,17 @@ impl Position {
         }
     }
 
+    /// An otherwise empty position with this one's pieces, for attack
+    /// queries off the hot path.
+    #[inline(always)]
+    pub(crate) fn pieces_only(&self) -> Position {
+        Position {
+            pieces: self.pieces,
+            colors: self.colors,
+            ..Position::empty()
+        }
+    }
+
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
