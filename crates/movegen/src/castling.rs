@@ -52,6 +52,12 @@ impl CastlingRights {
         CastlingRights(1 << (color as u8 * 2 + side as u8))
     }
 
+    /// The single right of `color` on `side` if `on`, else none (no branch).
+    #[inline(always)]
+    pub(crate) const fn single_if(color: Color, side: CastleSide, on: bool) -> CastlingRights {
+        CastlingRights((on as u8) << (color as u8 * 2 + side as u8))
+    }
+
     /// Both rights of `color`.
     #[inline(always)]
     pub const fn both(color: Color) -> CastlingRights {
