@@ -139,19 +139,29 @@ macro_rules! perft_module {
                 })
             }
 
-            /// [`leaf_normal`] for a promotion to `promo`.
+            /// [`leaf_normal`] for a promotion to piece number `PROMO`;
+            /// `known` as there for a pawn move.
             ///
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: bool>(
+            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: bool, const PROMO: usize>(
                 pos: &Position,
                 from: Square,
                 to: Square,
-                promo: Piece,
+                known: Bitboard,
             ) -> u64 {
-                leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_promotion::<false, L, WHITE>(from, to, promo))
+                let promo = Piece::ALL[PROMO];
+                let leapers = Leapers {
+                    base: known,
+                    pawns: true,
+                    knights: promo == Piece::Knight,
+                    king: false,
+                };
+                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
+                    next.play_promotion::<false, L, WHITE>(from, to, promo)
+                })
             }
 
             /// [`leaf_normal`] for any move `mv` of `piece` (castling and en
@@ -329,11 +339,14 @@ macro_rules! perft_module {
                     if self.depth == 1 {
                         let pos = self.pos;
                         // SAFETY: as in `child`.
+                        let [_, knights, king] = self.leapers;
+                        // The pawn's attacks go, and a knight's may come.
+                        let known = if promo == Piece::Knight { king } else { knights | king };
                         self.nodes += unsafe {
                             if self.child_may_castle() {
-                                leaf_promotion::<WHITE, true>(pos, from, to, promo)
+                                leaf_promotion_of::<WHITE, true>(pos, from, to, promo, known)
                             } else {
-                                leaf_promotion::<WHITE, false>(pos, from, to, promo)
+                                leaf_promotion_of::<WHITE, false>(pos, from, to, promo, known)
                             }
                         };
                         return;
@@ -341,6 +354,30 @@ macro_rules! perft_module {
                     let mut next = *self.pos;
                     next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
                     self.count(&next);
+                }
+            }
+
+            /// [`leaf_promotion`] for `promo`, known at compile time where
+            /// the generator is inlined.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: bool>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+                promo: Piece,
+                known: Bitboard,
+            ) -> u64 {
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    match promo {
+                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4>(pos, from, to, known),
+                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3>(pos, from, to, known),
+                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2>(pos, from, to, known),
+                        _ => leaf_promotion::<WHITE, CASTLE, 1>(pos, from, to, known),
+                    }
                 }
             }
 
@@ -407,9 +444,12 @@ macro_rules! perft_module {
                     }
                     for to in moves.to & PROMOTION_RANKS {
                         let from = moves.from(to);
-                        for promo in [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight] {
-                            self.child_promotion(from, to, promo);
-                        }
+                        // Four calls, not a loop over an array: the piece stays
+                        // a constant, so each promotion has its own leaf.
+                        self.child_promotion(from, to, Piece::Queen);
+                        self.child_promotion(from, to, Piece::Rook);
+                        self.child_promotion(from, to, Piece::Bishop);
+                        self.child_promotion(from, to, Piece::Knight);
                     }
                     false
                 }
