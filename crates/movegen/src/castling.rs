@@ -133,7 +133,35 @@ pub(crate) const fn lane_index(color: Color, king: File, rook: File) -> u8 {
 
 /// Every lane, by [`lane_index`] (the entries with king and rook on one file
 /// are unused).
-pub(crate) static LANES: [Lane; 128] = lane_table();
+pub(crate) static LANES: [Lane; 128] = LANE_TABLE;
+
+const LANE_TABLE: [Lane; 128] = lane_table();
+
+/// The lanes of standard chess (king on the e-file, rooks in the corners),
+/// by colour, short first: constants where the generator is compiled for
+/// standard castling.
+pub(crate) const STANDARD_LANES: [[Lane; 2]; 2] = [
+    [
+        LANE_TABLE[lane_index(Color::White, File::E, File::H) as usize],
+        LANE_TABLE[lane_index(Color::White, File::E, File::A) as usize],
+    ],
+    [
+        LANE_TABLE[lane_index(Color::Black, File::E, File::H) as usize],
+        LANE_TABLE[lane_index(Color::Black, File::E, File::A) as usize],
+    ],
+];
+
+/// Which castling code the generator is compiled with: none (the side to
+/// move has no right), standard chess's lanes as constants, or any lanes
+/// from the table (Chess960). Perft chooses once per position.
+pub(crate) mod state {
+    /// No castling right: no castling code.
+    pub(crate) const NONE: u8 = 0;
+    /// Every right held is standard chess's: constant lanes.
+    pub(crate) const STANDARD: u8 = 1;
+    /// Any lanes.
+    pub(crate) const ANY: u8 = 2;
+}
 
 /// The squares of the files strictly between `from` and `to`, and `to`'s, on
 /// `rank` (0 to 7).

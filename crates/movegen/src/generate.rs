@@ -3,7 +3,9 @@
 
 use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
-use crate::castling::{CastleSide, CastlingRights, Lane, LANES};
+use crate::castling::{
+    lane_index, state as castle_state, CastleSide, CastlingRights, Lane, LANES, STANDARD_LANES,
+};
 use crate::move_list::MoveList;
 use crate::move_sets::{PawnMoves, PieceMoves};
 use crate::moves::Move;
@@ -215,18 +217,20 @@ impl Position {
         &self,
         sink: &mut S,
     ) -> bool {
-        self.generate_state::<L, WHITE, CAPTURES, true, S>(sink, Leapers::UNKNOWN)
+        self.generate_state::<L, WHITE, CAPTURES, { castle_state::ANY }, S>(sink, Leapers::UNKNOWN)
     }
 
-    /// [`Position::generate_for`], where `CASTLE` false promises that the
-    /// side to move has no castling right: perft chooses it once per
-    /// position, and the castling code is then left out.
+    /// [`Position::generate_for`] compiled for the castling state `CASTLE`
+    /// (see [`castle_state`]): `NONE` promises that the side to move has no
+    /// castling right and leaves the castling code out, `STANDARD` that
+    /// every right it holds has standard chess's lanes. Perft chooses once
+    /// per position.
     #[inline(always)]
     pub(crate) fn generate_state<
         L: Sliders,
         const WHITE: bool,
         const CAPTURES: bool,
-        const CASTLE: bool,
+        const CASTLE: u8,
         S: MoveSink,
     >(
         &self,
@@ -254,7 +258,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn king_moves<L: Sliders, const CAPTURES: bool, const CASTLE: bool>(
+    fn king_moves<L: Sliders, const CAPTURES: bool, const CASTLE: u8>(
         &self,
         us: Color,
         king: Square,
@@ -267,13 +271,20 @@ impl Position {
         let steps = king_attacks(king) & target;
         // The rooks the king still has the right to castle with and nothing
         // in their lanes; whether its path is attacked is settled below.
-        debug_assert!(CASTLE || !self.rights.intersects(CastlingRights::both(us)));
-        let castling = if CASTLE
+        debug_assert!(
+            CASTLE != castle_state::NONE || !self.rights.intersects(CastlingRights::both(us))
+        );
+        debug_assert!(CASTLE != castle_state::STANDARD || self.castles_standard(us));
+        let castling = if CASTLE != castle_state::NONE
             && !CAPTURES
             && self.rights.intersects(CastlingRights::both(us))
             && self.checkers.is_empty()
         {
-            self.castle_candidates(us)
+            if CASTLE == castle_state::STANDARD {
+                self.standard_castle_candidates(us)
+            } else {
+                self.castle_candidates(us)
+            }
         } else {
             Bitboard::EMPTY
         };
@@ -297,8 +308,18 @@ impl Position {
             // the loops run once per slider and branch predictably.
             let danger = leapers | self.slider_attacks::<L>(them, occ);
             let mut castles = Bitboard::EMPTY;
-            for rook in castling {
-                castles |= self.castle_path_is_clear::<L>(us, king, rook, danger);
+            if CASTLE == castle_state::STANDARD {
+                // The rooks stand in the corners: no enemy piece can stand
+                // beyond one, so `danger` needs no second look.
+                for lane in STANDARD_LANES[us.index()] {
+                    if (castling & lane.rook).nonempty() && (lane.path & danger).is_empty() {
+                        castles |= lane.rook;
+                    }
+                }
+            } else {
+                for rook in castling {
+                    castles |= self.castle_path_is_clear::<L>(us, king, rook, danger);
+                }
             }
             (steps & !danger, castles)
         };
@@ -412,6 +433,35 @@ impl Position {
                 .castle_path_is_clear_exact::<L>(us, occ, lane);
         }
         lane.rook
+    }
+
+    /// [`Position::castle_candidates`] where every right held has standard
+    /// chess's lanes, known at compile time.
+    #[inline(always)]
+    fn standard_castle_candidates(&self, us: Color) -> Bitboard {
+        let occ = self.occupied();
+        let [short, long] = STANDARD_LANES[us.index()];
+        let mut rooks = Bitboard::EMPTY;
+        if self.rights.has(us, CastleSide::Short) && (short.empty & occ).is_empty() {
+            rooks |= short.rook;
+        }
+        if self.rights.has(us, CastleSide::Long) && (long.empty & occ).is_empty() {
+            rooks |= long.rook;
+        }
+        rooks
+    }
+
+    /// Whether every castling right `color` holds has standard chess's lane.
+    pub(crate) fn castles_standard(&self, color: Color) -> bool {
+        CastleSide::ALL.into_iter().all(|side| {
+            let rook = match side {
+                CastleSide::Short => File::H,
+                CastleSide::Long => File::A,
+            };
+            !self.rights.has(color, side)
+                || self.castle_lanes[color.index()][side.index()]
+                    == lane_index(color, File::E, rook)
+        })
     }
 
     /// The castling lane of `us` on `side` (meaningful while the right is held).
@@ -634,13 +684,13 @@ impl Position {
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
-        self.count_moves_state::<L, WHITE, true>(Leapers::UNKNOWN)
+        self.count_moves_state::<L, WHITE, { castle_state::ANY }>(Leapers::UNKNOWN)
     }
 
     /// [`Position::count_moves_for`], with `CASTLE` as in
     /// [`Position::generate_state`].
     #[inline(always)]
-    pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: bool>(
+    pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: u8>(
         &self,
         leapers: Leapers,
     ) -> usize {

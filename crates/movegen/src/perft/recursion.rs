@@ -10,7 +10,7 @@ macro_rules! perft_module {
         pub(super) mod $name {
             use crate::generate::{Leapers, MoveSink};
             use crate::bitboard::Bitboard;
-            use crate::castling::CastlingRights;
+            use crate::castling::{state as castle_state, CastlingRights};
             use crate::move_sets::{PawnMoves, PieceMoves};
             use crate::moves::{Move, MoveKind};
             use crate::perft::hash::PerftHash;
@@ -59,8 +59,19 @@ macro_rules! perft_module {
                 } else {
                     [Bitboard::EMPTY; 3]
                 };
+                // The castling state of the children's side to move: a move
+                // only loses rights, and never makes a lane non-standard.
+                let them = if WHITE { Color::Black } else { Color::White };
+                let castle = if !pos.castling_rights().intersects(CastlingRights::both(them)) {
+                    castle_state::NONE
+                } else if pos.castles_standard(them) {
+                    castle_state::STANDARD
+                } else {
+                    castle_state::ANY
+                };
                 let mut sink = Expand::<HASHED, WHITE> {
                     pos,
+                    castle,
                     depth: depth - 1,
                     hash,
                     nodes: 0,
@@ -120,7 +131,7 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: bool, const PIECE: usize>(
+            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: u8, const PIECE: usize>(
                 pos: &Position,
                 from: Square,
                 to: Square,
@@ -146,7 +157,7 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: bool, const PROMO: usize>(
+            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: u8, const PROMO: usize>(
                 pos: &Position,
                 from: Square,
                 to: Square,
@@ -171,7 +182,7 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_move<const WHITE: bool, const CASTLE: bool>(
+            unsafe fn leaf_move<const WHITE: bool, const CASTLE: u8>(
                 pos: &Position,
                 piece: Piece,
                 mv: Move,
@@ -179,11 +190,11 @@ macro_rules! perft_module {
                 leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_as::<false, L, WHITE>(piece, mv))
             }
 
-            /// Makes the child of `pos` with `play` and counts its moves;
-            /// `CASTLE` false promises that the side to move in the child
-            /// has no castling right, and leaves the castling code out.
+            /// Makes the child of `pos` with `play` and counts its moves,
+            /// with the castling state `CASTLE` of the side to move in the
+            /// child (see `castling::state`).
             #[inline(always)]
-            fn leaf<const WHITE: bool, const CASTLE: bool>(
+            fn leaf<const WHITE: bool, const CASTLE: u8>(
                 pos: &Position,
                 leapers: Leapers,
                 play: impl FnOnce(&mut Position),
@@ -230,6 +241,8 @@ macro_rules! perft_module {
                 /// Hashed: the child whose bucket is being fetched while the
                 /// next child is made; it is counted after that.
                 pending: Option<Position>,
+                /// The castling state of the children (`castling::state`).
+                castle: u8,
                 /// One ply above the leaves: the squares the side to move's
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
@@ -277,14 +290,6 @@ macro_rules! perft_module {
                 // One ply above the leaves, each child is made and counted
                 // by a function of its own (`leaf_normal` and the like).
 
-                /// Whether the side to move in a child may still castle: a
-                /// move only loses rights, so a child of a position where
-                /// the other side has none is counted without castling code.
-                #[inline(always)]
-                fn child_may_castle(&self) -> bool {
-                    let them = if WHITE { Color::Black } else { Color::White };
-                    self.pos.castling_rights().intersects(CastlingRights::both(them))
-                }
 
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
@@ -293,10 +298,10 @@ macro_rules! perft_module {
                         // SAFETY: only reached from this module's functions,
                         // whose caller vouched for the CPU features.
                         self.nodes += unsafe {
-                            if self.child_may_castle() {
-                                leaf_move::<WHITE, true>(pos, piece, mv)
-                            } else {
-                                leaf_move::<WHITE, false>(pos, piece, mv)
+                            match self.castle {
+                                castle_state::NONE => leaf_move::<WHITE, 0>(pos, piece, mv),
+                                castle_state::STANDARD => leaf_move::<WHITE, 1>(pos, piece, mv),
+                                _ => leaf_move::<WHITE, 2>(pos, piece, mv),
                             }
                         };
                         return;
@@ -321,10 +326,14 @@ macro_rules! perft_module {
                                 _ => pawns | knights | king,
                             };
                             let pos = self.pos;
-                            if self.child_may_castle() {
-                                leaf_normal_of::<WHITE, true>(pos, piece, from, to, double, known)
-                            } else {
-                                leaf_normal_of::<WHITE, false>(pos, piece, from, to, double, known)
+                            match self.castle {
+                                castle_state::NONE => {
+                                    leaf_normal_of::<WHITE, 0>(pos, piece, from, to, double, known)
+                                }
+                                castle_state::STANDARD => {
+                                    leaf_normal_of::<WHITE, 1>(pos, piece, from, to, double, known)
+                                }
+                                _ => leaf_normal_of::<WHITE, 2>(pos, piece, from, to, double, known),
                             }
                         };
                         return;
@@ -343,10 +352,14 @@ macro_rules! perft_module {
                         // The pawn's attacks go, and a knight's may come.
                         let known = if promo == Piece::Knight { king } else { knights | king };
                         self.nodes += unsafe {
-                            if self.child_may_castle() {
-                                leaf_promotion_of::<WHITE, true>(pos, from, to, promo, known)
-                            } else {
-                                leaf_promotion_of::<WHITE, false>(pos, from, to, promo, known)
+                            match self.castle {
+                                castle_state::NONE => {
+                                    leaf_promotion_of::<WHITE, 0>(pos, from, to, promo, known)
+                                }
+                                castle_state::STANDARD => {
+                                    leaf_promotion_of::<WHITE, 1>(pos, from, to, promo, known)
+                                }
+                                _ => leaf_promotion_of::<WHITE, 2>(pos, from, to, promo, known),
                             }
                         };
                         return;
@@ -363,7 +376,7 @@ macro_rules! perft_module {
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             #[inline(always)]
-            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: bool>(
+            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: u8>(
                 pos: &Position,
                 from: Square,
                 to: Square,
@@ -387,7 +400,7 @@ macro_rules! perft_module {
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             #[inline(always)]
-            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: bool>(
+            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8>(
                 pos: &Position,
                 piece: Piece,
                 from: Square,
