@@ -251,6 +251,46 @@ mod tests {
     }
 
     #[test]
+    fn standard_lanes_are_the_squares_of_ordinary_castling() {
+        let set = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| crate::square::Square::parse(n).unwrap())
+                .collect::<Bitboard>()
+        };
+        let [short, long] = STANDARD_LANES[Color::White.index()];
+        assert_eq!(short.empty, set(&["f1", "g1"]));
+        assert_eq!(short.path, set(&["f1", "g1"]));
+        assert_eq!(short.rook, set(&["h1"]));
+        assert_eq!(long.empty, set(&["b1", "c1", "d1"]));
+        assert_eq!(long.path, set(&["c1", "d1"]));
+        assert_eq!(long.rook, set(&["a1"]));
+        let [short, long] = STANDARD_LANES[Color::Black.index()];
+        assert_eq!(
+            (short.empty, short.rook),
+            (set(&["f8", "g8"]), set(&["h8"]))
+        );
+        assert_eq!((long.path, long.rook), (set(&["c8", "d8"]), set(&["a8"])));
+    }
+
+    #[test]
+    fn standard_castling_is_told_from_chess960() {
+        use crate::Position;
+        let standard =
+            |fen: &str, color: Color| Position::from_fen(fen).unwrap().castles_standard(color);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert!(standard(start, Color::White) && standard(start, Color::Black));
+        // One right left, and none at all, are standard too.
+        assert!(standard("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1", Color::White));
+        assert!(standard("4k3/8/8/8/8/8/8/4K3 w - - 0 1", Color::Black));
+        // King on g1 with rooks on f1 and h1 (Chess960).
+        let c960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert!(!standard(c960, Color::White) && !standard(c960, Color::Black));
+        // King on e1 but the long rook on b1.
+        assert!(!standard("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", Color::White));
+    }
+
+    #[test]
     fn lanes_match_the_between_sets() {
         use crate::attacks::between;
         use crate::square::{Rank, Square};
