@@ -8,7 +8,8 @@
 macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
-            use crate::generate::{Leapers, MoveSink};
+            use crate::generate::MoveSink;
+            use crate::king_moves::Leapers;
             use crate::bitboard::Bitboard;
             use crate::castling::{state as castle_state, CastlingRights};
             use crate::move_sets::{PawnMoves, PieceMoves};
