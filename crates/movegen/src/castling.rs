@@ -1,5 +1,6 @@
 //! Castling sides and the set of castling rights.
 
+use crate::bitboard::Bitboard;
 use crate::piece::Color;
 use crate::square::File;
 use std::fmt;
@@ -51,6 +52,12 @@ impl CastlingRights {
         CastlingRights(1 << (color as u8 * 2 + side as u8))
     }
 
+    /// The single right of `color` on `side` if `on`, else none (no branch).
+    #[inline(always)]
+    pub(crate) const fn single_if(color: Color, side: CastleSide, on: bool) -> CastlingRights {
+        CastlingRights((on as u8) << (color as u8 * 2 + side as u8))
+    }
+
     /// Both rights of `color`.
     #[inline(always)]
     pub const fn both(color: Color) -> CastlingRights {
@@ -93,6 +100,109 @@ impl CastlingRights {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+}
+
+/// What castling asks of the board for one placement of king and rook,
+/// fixed for the whole game: the squares that must be empty and those the
+/// king must not be attacked on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Lane {
+    /// The squares the king and the rook cross or land on, but their own.
+    pub(crate) empty: Bitboard,
+    /// The squares the king crosses and lands on.
+    pub(crate) path: Bitboard,
+    /// The rook's square.
+    pub(crate) rook: Bitboard,
+}
+
+impl Lane {
+    /// No lane: no rook to castle with.
+    pub(crate) const NONE: Lane = Lane {
+        empty: Bitboard::EMPTY,
+        path: Bitboard::EMPTY,
+        rook: Bitboard::EMPTY,
+    };
+}
+
+/// The lane of `color`'s king on file `king` castling with the rook on file
+/// `rook`, as an index into [`LANES`], stored by the position so that the
+/// generator finds a lane with one load.
+pub(crate) const fn lane_index(color: Color, king: File, rook: File) -> u8 {
+    (color as u8) << 6 | (king as u8) << 3 | rook as u8
+}
+
+/// Every lane, by [`lane_index`] (the entries with king and rook on one file
+/// are unused).
+pub(crate) static LANES: [Lane; 128] = LANE_TABLE;
+
+const LANE_TABLE: [Lane; 128] = lane_table();
+
+/// The lanes of standard chess (king on the e-file, rooks in the corners),
+/// by colour, short first: constants where the generator is compiled for
+/// standard castling.
+pub(crate) const STANDARD_LANES: [[Lane; 2]; 2] = [
+    [
+        LANE_TABLE[lane_index(Color::White, File::E, File::H) as usize],
+        LANE_TABLE[lane_index(Color::White, File::E, File::A) as usize],
+    ],
+    [
+        LANE_TABLE[lane_index(Color::Black, File::E, File::H) as usize],
+        LANE_TABLE[lane_index(Color::Black, File::E, File::A) as usize],
+    ],
+];
+
+/// Which castling code the generator is compiled with: none (the side to
+/// move has no right), standard chess's lanes as constants, or any lanes
+/// from the table (Chess960). Perft chooses once per position.
+pub(crate) mod state {
+    /// No castling right: no castling code.
+    pub(crate) const NONE: u8 = 0;
+    /// Every right held is standard chess's: constant lanes.
+    pub(crate) const STANDARD: u8 = 1;
+    /// Any lanes.
+    pub(crate) const ANY: u8 = 2;
+}
+
+/// The squares of the files strictly between `from` and `to`, and `to`'s, on
+/// `rank` (0 to 7).
+const fn span(from: usize, to: usize, rank: usize) -> u64 {
+    let mut set = 0;
+    let mut f = 0;
+    while f < 8 {
+        let inside = (from < f && f < to) || (to < f && f < from) || f == to;
+        if inside {
+            set |= 1 << (rank * 8 + f);
+        }
+        f += 1;
+    }
+    set
+}
+
+const fn lane_table() -> [Lane; 128] {
+    let mut table = [Lane::NONE; 128];
+    let mut i = 0;
+    while i < 128 {
+        let (color, king, rook) = (i >> 6, (i >> 3) & 7, i & 7);
+        let rank = if color == 0 { 0 } else { 7 };
+        if king != rook {
+            let side = if rook > king {
+                CastleSide::Short
+            } else {
+                CastleSide::Long
+            };
+            let (kf, rf) = side.destination_files();
+            let path = span(king, kf as usize, rank);
+            let movers = 1 << (rank * 8 + king) | 1 << (rank * 8 + rook);
+            let empty = (path | span(rook, rf as usize, rank)) & !movers;
+            table[i] = Lane {
+                empty: Bitboard(empty),
+                path: Bitboard(path),
+                rook: Bitboard(1 << (rank * 8 + rook)),
+            };
+        }
+        i += 1;
+    }
+    table
 }
 
 /// The rights in FEN letters (`KQkq`, `-` for none), whatever the rooks' files.
@@ -138,5 +248,77 @@ mod tests {
             .flat_map(|c| CastleSide::ALL.map(|s| CastlingRights::single(c, s).index()))
             .collect();
         assert_eq!(indices, [1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn standard_lanes_are_the_squares_of_ordinary_castling() {
+        let set = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| crate::square::Square::parse(n).unwrap())
+                .collect::<Bitboard>()
+        };
+        let [short, long] = STANDARD_LANES[Color::White.index()];
+        assert_eq!(short.empty, set(&["f1", "g1"]));
+        assert_eq!(short.path, set(&["f1", "g1"]));
+        assert_eq!(short.rook, set(&["h1"]));
+        assert_eq!(long.empty, set(&["b1", "c1", "d1"]));
+        assert_eq!(long.path, set(&["c1", "d1"]));
+        assert_eq!(long.rook, set(&["a1"]));
+        let [short, long] = STANDARD_LANES[Color::Black.index()];
+        assert_eq!(
+            (short.empty, short.rook),
+            (set(&["f8", "g8"]), set(&["h8"]))
+        );
+        assert_eq!((long.path, long.rook), (set(&["c8", "d8"]), set(&["a8"])));
+    }
+
+    #[test]
+    fn standard_castling_is_told_from_chess960() {
+        use crate::Position;
+        let standard =
+            |fen: &str, color: Color| Position::from_fen(fen).unwrap().castles_standard(color);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert!(standard(start, Color::White) && standard(start, Color::Black));
+        // One right left, and none at all, are standard too.
+        assert!(standard("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1", Color::White));
+        assert!(standard("4k3/8/8/8/8/8/8/4K3 w - - 0 1", Color::Black));
+        // King on g1 with rooks on f1 and h1 (Chess960).
+        let c960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert!(!standard(c960, Color::White) && !standard(c960, Color::Black));
+        // King on e1 but the long rook on b1.
+        assert!(!standard("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", Color::White));
+    }
+
+    #[test]
+    fn lanes_match_the_between_sets() {
+        use crate::attacks::between;
+        use crate::square::{Rank, Square};
+        for color in Color::ALL {
+            let rank = if color == Color::White {
+                Rank::First
+            } else {
+                Rank::Eighth
+            };
+            for king in File::ALL {
+                for rook in File::ALL.into_iter().filter(|&f| f != king) {
+                    let side = if rook > king {
+                        CastleSide::Short
+                    } else {
+                        CastleSide::Long
+                    };
+                    let (kf, rf) = side.destination_files();
+                    let (k, r) = (Square::new(king, rank), Square::new(rook, rank));
+                    let (k_to, r_to) = (Square::new(kf, rank), Square::new(rf, rank));
+                    let path = between(k, k_to) | Bitboard::from_square(k_to);
+                    let movers = Bitboard::from_square(k) | Bitboard::from_square(r);
+                    let empty = (path | between(r, r_to) | Bitboard::from_square(r_to)) & !movers;
+                    let lane = LANES[lane_index(color, king, rook) as usize];
+                    let rook = Bitboard::from_square(r);
+                    let expected = Lane { empty, path, rook };
+                    assert_eq!(lane, expected, "{color:?} king {king:?} rook {rook:?}");
+                }
+            }
+        }
     }
 }

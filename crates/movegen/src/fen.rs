@@ -2,7 +2,7 @@
 
 use crate::attacks::Magics;
 use crate::bitboard::Bitboard;
-use crate::castling::{CastleSide, CastlingRights};
+use crate::castling::{lane_index, CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
@@ -333,6 +333,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         }
         pos.rights = pos.rights.with(CastlingRights::single(color, side));
         pos.castle_rooks[color.index()][side.index()] = rook;
+        pos.castle_lanes[color.index()][side.index()] = lane_index(color, king.file(), rook.file());
     }
     Ok(())
 }

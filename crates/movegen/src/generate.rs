@@ -1,9 +1,10 @@
 //! Legal move generation with check and pin masks (no make-and-test), into
 //! a [`MoveSink`].
 
-use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks, Magics, Sliders};
+use crate::attacks::{between, knight_attacks, line, pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
-use crate::castling::{CastleSide, CastlingRights};
+use crate::castling::state as castle_state;
+use crate::king_moves::Leapers;
 use crate::move_list::MoveList;
 use crate::move_sets::{PawnMoves, PieceMoves};
 use crate::moves::Move;
@@ -92,17 +93,8 @@ impl MoveSink for MoveList {
 const NOT_FILE_A: u64 = !Bitboard::file(File::A).0;
 const NOT_FILE_H: u64 = !Bitboard::file(File::H).0;
 
-/// The squares attacked by `color`'s pawns `pawns`.
-#[inline(always)]
-fn pawns_attack(color: Color, pawns: u64) -> u64 {
-    match color {
-        Color::White => Pawns::<true>::up_west(pawns) | Pawns::<true>::up_east(pawns),
-        Color::Black => Pawns::<false>::up_west(pawns) | Pawns::<false>::up_east(pawns),
-    }
-}
-
 /// Pawn geometry for one side, fixed at compile time (`WHITE` true or false).
-struct Pawns<const WHITE: bool>;
+pub(crate) struct Pawns<const WHITE: bool>;
 
 impl<const WHITE: bool> Pawns<WHITE> {
     /// Square index steps of a push and of captures towards the a- and h-file.
@@ -137,12 +129,12 @@ impl<const WHITE: bool> Pawns<WHITE> {
     }
 
     #[inline(always)]
-    fn up_west(bb: u64) -> u64 {
+    pub(crate) fn up_west(bb: u64) -> u64 {
         Self::shift(bb & NOT_FILE_A, Self::UP_WEST)
     }
 
     #[inline(always)]
-    fn up_east(bb: u64) -> u64 {
+    pub(crate) fn up_east(bb: u64) -> u64 {
         Self::shift(bb & NOT_FILE_H, Self::UP_EAST)
     }
 }
@@ -189,10 +181,30 @@ impl Position {
         &self,
         sink: &mut S,
     ) -> bool {
+        self.generate_state::<L, WHITE, CAPTURES, { castle_state::ANY }, S>(sink, Leapers::UNKNOWN)
+    }
+
+    /// [`Position::generate_for`] compiled for the castling state `CASTLE`
+    /// (see [`castle_state`]): `NONE` promises that the side to move has no
+    /// castling right and leaves the castling code out, `STANDARD` that
+    /// every right it holds has standard chess's lanes. Perft chooses once
+    /// per position.
+    #[inline(always)]
+    pub(crate) fn generate_state<
+        L: Sliders,
+        const WHITE: bool,
+        const CAPTURES: bool,
+        const CASTLE: u8,
+        S: MoveSink,
+    >(
+        &self,
+        sink: &mut S,
+        leapers: Leapers,
+    ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = self.colors[us];
         let king = self.king(us);
-        if self.king_moves::<L, CAPTURES>(us, king, own, sink) {
+        if self.king_moves::<L, CAPTURES, CASTLE>(us, king, own, leapers, sink) {
             return true;
         }
         let target = match self.checkers.first() {
@@ -207,163 +219,6 @@ impl Position {
         };
         self.piece_moves::<L, S>(king, own, piece_target, sink)
             || self.pawn_moves::<L, WHITE, CAPTURES, S>(king, own, target, sink)
-    }
-
-    #[inline(always)]
-    fn king_moves<L: Sliders, const CAPTURES: bool>(
-        &self,
-        us: Color,
-        king: Square,
-        own: Bitboard,
-        sink: &mut impl MoveSink,
-    ) -> bool {
-        let them = !us;
-        let target = if CAPTURES { self.colors[them] } else { !own };
-        let steps = king_attacks(king) & target;
-        // The rooks the king still has the right to castle with and nothing
-        // between them; whether its path is attacked is settled below.
-        let castling = if !CAPTURES
-            && self.rights.intersects(CastlingRights::both(us))
-            && self.checkers.is_empty()
-        {
-            self.castle_candidates(us, king)
-        } else {
-            Bitboard::EMPTY
-        };
-        // No early return for a walled-in king: that branch mispredicted
-        // more than the few set operations below cost. Leapers are ruled
-        // out setwise. The king is lifted off the board so it cannot hide
-        // behind itself from a slider it steps away from.
-        let leapers = self.leaper_attacks(them);
-        let occ = self.occupied() ^ Bitboard::from_square(king);
-        let steps = steps & !leapers;
-        let (to, castles) = if castling.is_empty() && !steps.has_many() {
-            // At most one square to test, where the empty-board rays mostly
-            // rule the sliders out without a lookup.
-            let to = match steps.first() {
-                Some(sq) if !self.is_attacked_by_slider::<L>(sq, them, occ) => steps,
-                _ => Bitboard::EMPTY,
-            };
-            (to, Bitboard::EMPTY)
-        } else {
-            // Otherwise everything the enemy sliders attack, piece by piece:
-            // the loops run once per slider and branch predictably.
-            let danger = leapers | self.slider_attacks::<L>(them, occ);
-            let mut castles = Bitboard::EMPTY;
-            for rook in castling {
-                castles |= self.castle_path_is_clear::<L>(us, king, rook, danger);
-            }
-            (steps & !danger, castles)
-        };
-        let to = to | castles;
-        to.nonempty()
-            && sink.piece(PieceMoves {
-                piece: Piece::King,
-                from: king,
-                to,
-                special: castles,
-            })
-    }
-
-    /// Every square the pawns, knights and king of `them` attack.
-    #[inline(always)]
-    fn leaper_attacks(&self, them: Color) -> Bitboard {
-        let enemy = self.colors[them];
-        let mut leapers = pawns_attack(them, (self.pieces[Piece::Pawn] & enemy).0)
-            | king_attacks(self.king(them)).0;
-        for knight in self.pieces[Piece::Knight] & enemy {
-            leapers |= knight_attacks(knight).0;
-        }
-        Bitboard(leapers)
-    }
-
-    /// Every square the bishops, rooks and queens of `them` attack through `occ`.
-    #[inline(always)]
-    fn slider_attacks<L: Sliders>(&self, them: Color, occ: Bitboard) -> Bitboard {
-        let enemy = self.colors[them];
-        let queens = self.pieces[Piece::Queen];
-        let mut attacks = Bitboard::EMPTY;
-        for bishop in (self.pieces[Piece::Bishop] | queens) & enemy {
-            attacks |= L::bishop(bishop, occ);
-        }
-        for rook in (self.pieces[Piece::Rook] | queens) & enemy {
-            attacks |= L::rook(rook, occ);
-        }
-        attacks
-    }
-
-    /// The rooks the side to move still has the right to castle with and
-    /// nothing between them and the king (in standard chess, the whole
-    /// emptiness condition).
-    #[inline(always)]
-    fn castle_candidates(&self, us: Color, king: Square) -> Bitboard {
-        let occ = self.occupied();
-        let candidate = |side: CastleSide| {
-            let rook = self.castle_rooks[us.index()][side.index()];
-            if self.rights.has(us, side) && (between(king, rook) & occ).is_empty() {
-                Bitboard::from_square(rook)
-            } else {
-                Bitboard::EMPTY
-            }
-        };
-        candidate(CastleSide::Short) | candidate(CastleSide::Long)
-    }
-
-    /// The rest of the castling test: the squares the king and rook cross
-    /// must be empty, and those the king crosses unattacked (`danger`: the squares the
-    /// enemy attacks with the king lifted).
-    #[inline(always)]
-    fn castle_path_is_clear<L: Sliders>(
-        &self,
-        us: Color,
-        king: Square,
-        rook: Square,
-        danger: Bitboard,
-    ) -> Bitboard {
-        let side = if rook > king {
-            CastleSide::Short
-        } else {
-            CastleSide::Long
-        };
-        let (kf, rf) = side.destination_files();
-        let king_to = Square::new(kf, king.rank());
-        let rook_to = Square::new(rf, king.rank());
-        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-        let path = between(king, king_to) | Bitboard::from_square(king_to);
-        let must_be_empty =
-            (path | between(rook, rook_to) | Bitboard::from_square(rook_to)) & !movers;
-        let occ = self.occupied();
-        if (occ & must_be_empty).nonempty() || (path & danger).nonempty() {
-            return Bitboard::EMPTY;
-        }
-        // `danger` was taken with the rook on the board. Lifting it off can
-        // only open the back rank (Chess960: a rook shielding the king's
-        // destination), so an enemy rook or queen there needs the exact test.
-        let straight = (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[!us];
-        if (straight & Bitboard::rank(king.rank())).nonempty() {
-            return self.castle_path_is_clear_exact::<L>(us, occ ^ movers, path, rook);
-        }
-        Bitboard::from_square(rook)
-    }
-
-    /// The castling test square by square, without the king and rook on the
-    /// board; out of line, as it is rarely reached.
-    #[inline(never)]
-    fn castle_path_is_clear_exact<L: Sliders>(
-        &self,
-        us: Color,
-        occ: Bitboard,
-        path: Bitboard,
-        rook: Square,
-    ) -> Bitboard {
-        if path
-            .into_iter()
-            .all(|sq| !self.is_attacked_with::<L>(sq, !us, occ))
-        {
-            Bitboard::from_square(rook)
-        } else {
-            Bitboard::EMPTY
-        }
     }
 
     #[inline(always)]
@@ -506,23 +361,23 @@ impl Position {
         let single = Pawns::<WHITE>::up(free) & empty;
         let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK) & empty & pushes;
         let single = single & pushes;
-        let sets = [
-            (
-                Pawns::<WHITE>::up_west(free) & enemies,
-                Pawns::<WHITE>::UP_WEST,
-            ),
-            (
-                Pawns::<WHITE>::up_east(free) & enemies,
-                Pawns::<WHITE>::UP_EAST,
-            ),
-            (single, Pawns::<WHITE>::UP),
-            (double, 2 * Pawns::<WHITE>::UP),
-        ];
-        for (to, delta) in sets {
+        // Four calls rather than a loop over an array of sets: the loop is
+        // not unrolled, so each set's step would be a run-time value and its
+        // moves would share one loop, whose branches mispredict more.
+        let mut set = |to: u64, delta: i8| {
             let to = Bitboard(to & target);
-            if (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.pawns(PawnMoves { to, delta }) {
-                return true;
-            }
+            (S::TAKES_EMPTY_SETS || to.nonempty()) && sink.pawns(PawnMoves { to, delta })
+        };
+        if set(
+            Pawns::<WHITE>::up_west(free) & enemies,
+            Pawns::<WHITE>::UP_WEST,
+        ) || set(
+            Pawns::<WHITE>::up_east(free) & enemies,
+            Pawns::<WHITE>::UP_EAST,
+        ) || set(single, Pawns::<WHITE>::UP)
+            || set(double, 2 * Pawns::<WHITE>::UP)
+        {
+            return true;
         }
         false
     }
@@ -559,8 +414,18 @@ impl Position {
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
+        self.count_moves_state::<L, WHITE, { castle_state::ANY }>(Leapers::UNKNOWN)
+    }
+
+    /// [`Position::count_moves_for`], with `CASTLE` as in
+    /// [`Position::generate_state`].
+    #[inline(always)]
+    pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: u8>(
+        &self,
+        leapers: Leapers,
+    ) -> usize {
         let mut counter = Counter(0);
-        self.generate_for::<L, WHITE, false, _>(&mut counter);
+        self.generate_state::<L, WHITE, false, CASTLE, _>(&mut counter, leapers);
         counter.0
     }
 

@@ -9,6 +9,7 @@ mod explain;
 mod fen;
 mod game;
 mod generate;
+mod king_moves;
 mod make;
 mod masks;
 mod move_list;

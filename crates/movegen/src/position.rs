@@ -23,6 +23,9 @@ pub struct Position {
     pub(crate) side: Color,
     pub(crate) rights: CastlingRights,
     pub(crate) castle_rooks: [[Square; 2]; 2],
+    /// The lane of each rook in `castle_rooks` (an index into
+    /// [`crate::castling::LANES`], set with the rights).
+    pub(crate) castle_lanes: [[u8; 2]; 2],
     /// The squares a move from or onto costs a castling right: the rooks
     /// that may castle and their kings (kept by [`Position::reset_castling_squares`]).
     pub(crate) castling_squares: Bitboard,
@@ -58,6 +61,7 @@ impl Position {
             side: Color::White,
             rights: CastlingRights::NONE,
             castle_rooks: [[a1; 2]; 2],
+            castle_lanes: [[0; 2]; 2],
             castling_squares: Bitboard::EMPTY,
             ep: None,
             halfmove: 0,
@@ -65,6 +69,17 @@ impl Position {
             key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
+        }
+    }
+
+    /// An otherwise empty position with this one's pieces, for attack
+    /// queries off the hot path.
+    #[inline(always)]
+    pub(crate) fn pieces_only(&self) -> Position {
+        Position {
+            pieces: self.pieces,
+            colors: self.colors,
+            ..Position::empty()
         }
     }
 
@@ -310,7 +325,8 @@ impl Position {
 
     /// Whether the side to move may capture en passant from `from` onto `ep`
     /// without leaving its king attacked. Needs up-to-date checkers.
-    #[inline]
+    /// Inlined, so that perft's positions held in registers stay there.
+    #[inline(always)]
     pub(crate) fn ep_is_legal<L: Sliders>(&self, from: Square, ep: Square) -> bool {
         let us = self.side;
         let victim = square_behind(ep, us);

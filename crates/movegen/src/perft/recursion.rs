@@ -9,7 +9,9 @@ macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
             use crate::generate::MoveSink;
+            use crate::king_moves::Leapers;
             use crate::bitboard::Bitboard;
+            use crate::castling::{state as castle_state, CastlingRights};
             use crate::move_sets::{PawnMoves, PieceMoves};
             use crate::moves::{Move, MoveKind};
             use crate::perft::hash::PerftHash;
@@ -52,12 +54,30 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&PerftHash>,
             ) -> u64 {
+                let us = if WHITE { Color::White } else { Color::Black };
+                let leapers = if depth == 2 {
+                    pos.leaper_sets(us)
+                } else {
+                    [Bitboard::EMPTY; 3]
+                };
+                // The castling state of the children's side to move: a move
+                // only loses rights, and never makes a lane non-standard.
+                let them = if WHITE { Color::Black } else { Color::White };
+                let castle = if !pos.castling_rights().intersects(CastlingRights::both(them)) {
+                    castle_state::NONE
+                } else if pos.castles_standard(them) {
+                    castle_state::STANDARD
+                } else {
+                    castle_state::ANY
+                };
                 let mut sink = Expand::<HASHED, WHITE> {
                     pos,
+                    castle,
                     depth: depth - 1,
                     hash,
                     nodes: 0,
                     pending: None,
+                    leapers,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.flush();
@@ -94,6 +114,101 @@ macro_rules! perft_module {
                 pos.count_moves_for::<L, WHITE>() as u64
             }
 
+            /// The number of legal replies to a move of White (if `WHITE`)
+            /// or Black in `pos` that is neither castling, en passant nor a
+            /// promotion: piece number `PIECE` goes from `from` to `to`. The
+            /// child is made and counted in one function, so it never goes
+            /// through memory: only the sets the count reads are computed,
+            /// in registers. `known` is what the moving side's pawns,
+            /// knights and king of the other kinds attack (unchanged by the
+            /// move), so only the moving kind's attacks are taken again.
+            ///
+            /// The `PIECE` number of a pawn's double push in [`leaf_normal`]
+            /// (the others are the pieces' indices): a function of its own,
+            /// so that the test for it does not mispredict.
+            const DOUBLE_PUSH: usize = 6;
+
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: u8, const PIECE: usize>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+                known: Bitboard,
+            ) -> u64 {
+                let double = PIECE == DOUBLE_PUSH;
+                let piece = if double { Piece::Pawn } else { Piece::ALL[PIECE % 6] };
+                let leapers = Leapers {
+                    base: known,
+                    pawns: piece == Piece::Pawn,
+                    knights: piece == Piece::Knight,
+                    king: piece == Piece::King,
+                };
+                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
+                    next.play_plain::<false, L, WHITE>(piece, from, to, double)
+                })
+            }
+
+            /// [`leaf_normal`] for a promotion to piece number `PROMO`;
+            /// `known` as there for a pawn move.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: u8, const PROMO: usize>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+                known: Bitboard,
+            ) -> u64 {
+                let promo = Piece::ALL[PROMO];
+                let leapers = Leapers {
+                    base: known,
+                    pawns: true,
+                    knights: promo == Piece::Knight,
+                    king: false,
+                };
+                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
+                    next.play_promotion::<false, L, WHITE>(from, to, promo)
+                })
+            }
+
+            /// [`leaf_normal`] for any move `mv` of `piece` (castling and en
+            /// passant come this way).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            #[inline(never)]
+            unsafe fn leaf_move<const WHITE: bool, const CASTLE: u8>(
+                pos: &Position,
+                piece: Piece,
+                mv: Move,
+            ) -> u64 {
+                leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_as::<false, L, WHITE>(piece, mv))
+            }
+
+            /// Makes the child of `pos` with `play` and counts its moves,
+            /// with the castling state `CASTLE` of the side to move in the
+            /// child (see `castling::state`).
+            #[inline(always)]
+            fn leaf<const WHITE: bool, const CASTLE: u8>(
+                pos: &Position,
+                leapers: Leapers,
+                play: impl FnOnce(&mut Position),
+            ) -> u64 {
+                let mut next = *pos;
+                play(&mut next);
+                if WHITE {
+                    next.count_moves_state::<L, false, CASTLE>(leapers) as u64
+                } else {
+                    next.count_moves_state::<L, true, CASTLE>(leapers) as u64
+                }
+            }
+
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
@@ -127,6 +242,11 @@ macro_rules! perft_module {
                 /// Hashed: the child whose bucket is being fetched while the
                 /// next child is made; it is counted after that.
                 pending: Option<Position>,
+                /// The castling state of the children (`castling::state`).
+                castle: u8,
+                /// One ply above the leaves: the squares the side to move's
+                /// pawns, knights and king attack.
+                leapers: [Bitboard; 3],
             }
 
             impl<const HASHED: bool, const WHITE: bool> Expand<'_, HASHED, WHITE> {
@@ -159,9 +279,6 @@ macro_rules! perft_module {
                     // caller vouched for the CPU features.
                     self.nodes += unsafe {
                         match hash {
-                            // The child's side is the other one.
-                            _ if self.depth == 1 && WHITE => count_for::<false>(next),
-                            _ if self.depth == 1 => count_for::<true>(next),
                             Some(hash) if HASHED => perft_hashed(next, self.depth, hash),
                             _ => perft(next, self.depth),
                         }
@@ -171,25 +288,140 @@ macro_rules! perft_module {
                 // Each child is copied and changed in place: returning a new
                 // position from a function cost a second copy.
 
+                // One ply above the leaves, each child is made and counted
+                // by a function of its own (`leaf_normal` and the like).
+
+
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
+                    if self.depth == 1 {
+                        let pos = self.pos;
+                        // SAFETY: only reached from this module's functions,
+                        // whose caller vouched for the CPU features.
+                        self.nodes += unsafe {
+                            match self.castle {
+                                castle_state::NONE => leaf_move::<WHITE, 0>(pos, piece, mv),
+                                castle_state::STANDARD => leaf_move::<WHITE, 1>(pos, piece, mv),
+                                _ => leaf_move::<WHITE, 2>(pos, piece, mv),
+                            }
+                        };
+                        return;
+                    }
                     let mut next = *self.pos;
                     next.play_as::<HASHED, L, WHITE>(piece, mv);
                     self.count(&next);
                 }
 
+                /// A plain move of `piece`; `double` if it is a pawn's double
+                /// push.
                 #[inline(always)]
-                fn child_normal(&mut self, piece: Piece, from: Square, to: Square) {
+                fn child_normal(&mut self, piece: Piece, from: Square, to: Square, double: bool) {
+                    if self.depth == 1 {
+                        // SAFETY: as in `child`.
+                        self.nodes += unsafe {
+                            let [pawns, knights, king] = self.leapers;
+                            let known = match piece {
+                                Piece::Pawn => knights | king,
+                                Piece::Knight => pawns | king,
+                                Piece::King => pawns | knights,
+                                _ => pawns | knights | king,
+                            };
+                            let pos = self.pos;
+                            match self.castle {
+                                castle_state::NONE => {
+                                    leaf_normal_of::<WHITE, 0>(pos, piece, from, to, double, known)
+                                }
+                                castle_state::STANDARD => {
+                                    leaf_normal_of::<WHITE, 1>(pos, piece, from, to, double, known)
+                                }
+                                _ => leaf_normal_of::<WHITE, 2>(pos, piece, from, to, double, known),
+                            }
+                        };
+                        return;
+                    }
                     let mut next = *self.pos;
-                    next.play_normal::<HASHED, L, WHITE>(piece, from, to);
+                    next.play_plain::<HASHED, L, WHITE>(piece, from, to, double);
                     self.count(&next);
                 }
 
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
+                    if self.depth == 1 {
+                        let pos = self.pos;
+                        // SAFETY: as in `child`.
+                        let [_, knights, king] = self.leapers;
+                        // The pawn's attacks go, and a knight's may come.
+                        let known = if promo == Piece::Knight { king } else { knights | king };
+                        self.nodes += unsafe {
+                            match self.castle {
+                                castle_state::NONE => {
+                                    leaf_promotion_of::<WHITE, 0>(pos, from, to, promo, known)
+                                }
+                                castle_state::STANDARD => {
+                                    leaf_promotion_of::<WHITE, 1>(pos, from, to, promo, known)
+                                }
+                                _ => leaf_promotion_of::<WHITE, 2>(pos, from, to, promo, known),
+                            }
+                        };
+                        return;
+                    }
                     let mut next = *self.pos;
                     next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
                     self.count(&next);
+                }
+            }
+
+            /// [`leaf_promotion`] for `promo`, known at compile time where
+            /// the generator is inlined.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: u8>(
+                pos: &Position,
+                from: Square,
+                to: Square,
+                promo: Piece,
+                known: Bitboard,
+            ) -> u64 {
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    match promo {
+                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4>(pos, from, to, known),
+                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3>(pos, from, to, known),
+                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2>(pos, from, to, known),
+                        _ => leaf_promotion::<WHITE, CASTLE, 1>(pos, from, to, known),
+                    }
+                }
+            }
+
+            /// [`leaf_normal`] for `piece`, known at compile time where the
+            /// generator is inlined.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8>(
+                pos: &Position,
+                piece: Piece,
+                from: Square,
+                to: Square,
+                double: bool,
+                known: Bitboard,
+            ) -> u64 {
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    if double {
+                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH>(pos, from, to, known);
+                    }
+                    match piece {
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to, known),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to, known),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to, known),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to, known),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to, known),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to, known),
+                    }
                 }
             }
 
@@ -207,7 +439,7 @@ macro_rules! perft_module {
                         return false;
                     }
                     for to in to & !special {
-                        self.child_normal(piece, from, to);
+                        self.child_normal(piece, from, to, false);
                     }
                     for rook in special {
                         self.child(piece, Move::new(from, rook, MoveKind::Castle));
@@ -217,15 +449,21 @@ macro_rules! perft_module {
 
                 #[inline(always)]
                 fn pawns(&mut self, moves: PawnMoves) -> bool {
+                    // The delta is known here (the generator's sets are
+                    // unrolled), so is whether these are double pushes.
+                    let double = moves.delta.unsigned_abs() == 16;
                     for to in moves.to & !PROMOTION_RANKS {
                         let from = moves.from(to);
-                        self.child_normal(Piece::Pawn, from, to);
+                        self.child_normal(Piece::Pawn, from, to, double);
                     }
                     for to in moves.to & PROMOTION_RANKS {
                         let from = moves.from(to);
-                        for promo in [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight] {
-                            self.child_promotion(from, to, promo);
-                        }
+                        // Four calls, not a loop over an array: the piece stays
+                        // a constant, so each promotion has its own leaf.
+                        self.child_promotion(from, to, Piece::Queen);
+                        self.child_promotion(from, to, Piece::Rook);
+                        self.child_promotion(from, to, Piece::Bishop);
+                        self.child_promotion(from, to, Piece::Knight);
                     }
                     false
                 }
