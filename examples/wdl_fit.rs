@@ -15,8 +15,12 @@
 //! fifth game of each five is held out, and the model's predicted rates are
 //! compared with what happened there, by bins of predicted win rate.
 //!
+//! `--csv FILE` also writes the calibration table as CSV, in the form of
+//! `docs/data/wdl-calibration.csv`, from which `scripts/charts` draws the
+//! calibration chart.
+//!
 //! ```text
-//! cargo run --release --example wdl_fit -- [GAMES] [NODES]   # default 2000 games, 5000 nodes
+//! cargo run --release --example wdl_fit -- [GAMES] [NODES] [--csv FILE]   # default 2000 games, 5000 nodes
 //! ```
 
 #[path = "../tests/support/rng.rs"]
@@ -145,11 +149,20 @@ fn fit(start: WdlModel, samples: &[Sample]) -> WdlModel {
     model(&x)
 }
 
+/// One bin of the calibration table: its range of predicted win rates, its
+/// positions, and the mean predicted and the observed W/D/L rates there.
+struct Bin {
+    low: f64,
+    high: f64,
+    positions: usize,
+    predicted: [f64; 3],
+    observed: [f64; 3],
+}
+
 /// Predicted against observed rates on `samples`, by bins of predicted win rate.
-fn calibration(model: &WdlModel, samples: &[Sample]) {
-    println!("| predicted win | positions | predicted W/D/L % | observed W/D/L % |");
-    println!("|---|---|---|---|");
+fn calibration(model: &WdlModel, samples: &[Sample]) -> Vec<Bin> {
     let edges = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.01];
+    let mut bins = Vec::new();
     for bin in edges.windows(2) {
         let inside: Vec<(&Sample, [f64; 3])> = samples
             .iter()
@@ -168,27 +181,76 @@ fn calibration(model: &WdlModel, samples: &[Sample]) {
             }
             observed[(1 - s.result) as usize] += 1.0 / n;
         }
-        let pct = |v: [f64; 3]| {
-            format!(
-                "{:.0}/{:.0}/{:.0}",
-                v[0] * 100.0,
-                v[1] * 100.0,
-                v[2] * 100.0
-            )
-        };
+        bins.push(Bin {
+            low: bin[0],
+            high: bin[1].min(1.0),
+            positions: inside.len(),
+            predicted,
+            observed,
+        });
+    }
+    bins
+}
+
+/// Prints the calibration table as Markdown, rates in whole percent.
+fn print_table(bins: &[Bin]) {
+    let pct = |v: [f64; 3]| {
+        format!(
+            "{:.0}/{:.0}/{:.0}",
+            v[0] * 100.0,
+            v[1] * 100.0,
+            v[2] * 100.0
+        )
+    };
+    println!("| predicted win | positions | predicted W/D/L % | observed W/D/L % |");
+    println!("|---|---|---|---|");
+    for bin in bins {
         println!(
             "| {:.0}-{:.0}% | {} | {} | {} |",
-            bin[0] * 100.0,
-            (bin[1] * 100.0).min(100.0),
-            inside.len(),
-            pct(predicted),
-            pct(observed)
+            bin.low * 100.0,
+            bin.high * 100.0,
+            bin.positions,
+            pct(bin.predicted),
+            pct(bin.observed)
         );
     }
 }
 
+/// Writes the calibration table as CSV, rates in percent to one decimal,
+/// after comment lines saying what it was measured on.
+fn write_csv(path: &str, bins: &[Bin], about: &str) -> std::io::Result<()> {
+    let mut text = format!("# {about}\n");
+    text.push_str("bin_low,bin_high,positions,predicted_win,predicted_draw,predicted_loss,");
+    text.push_str("observed_win,observed_draw,observed_loss\n");
+    for bin in bins {
+        text.push_str(&format!(
+            "{:.0},{:.0},{}",
+            bin.low * 100.0,
+            bin.high * 100.0,
+            bin.positions
+        ));
+        for rate in bin.predicted.iter().chain(&bin.observed) {
+            text.push_str(&format!(",{:.1}", rate * 100.0));
+        }
+        text.push('\n');
+    }
+    std::fs::write(path, text)
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let csv = match args.iter().position(|a| a == "--csv") {
+        Some(at) if at + 1 < args.len() => {
+            let path = args.remove(at + 1);
+            args.remove(at);
+            Some(path)
+        }
+        Some(_) => {
+            eprintln!("--csv needs a file name");
+            std::process::exit(2);
+        }
+        None => None,
+    };
     let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(2000);
     let nodes: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5000);
     let openings = openings();
@@ -241,5 +303,17 @@ fn main() {
         loss(&WDL_MODEL, &held),
         baseline
     );
-    calibration(&model, &held);
+    let bins = calibration(&model, &held);
+    print_table(&bins);
+    if let Some(path) = csv {
+        let about = format!(
+            "examples/wdl_fit: {games} self-play games at {nodes} nodes a move, the fitted model on \
+             the {} held-out positions (every fifth game); rates in percent",
+            held.len()
+        );
+        if let Err(e) = write_csv(&path, &bins, &about) {
+            eprintln!("{path}: {e}");
+            std::process::exit(1);
+        }
+    }
 }
