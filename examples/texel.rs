@@ -356,8 +356,8 @@ fn weights_source(w: &[(i32, i32)]) -> String {
     ));
     let mut out = String::from(
         "//! Evaluation weights: (middlegame, endgame) centipawns in the slots named\n\
-         //! by `params.rs`. Written by `cargo run --release --example texel` (see the\n\
-         //! README); change the tuner or its data, not this file.\n\n\
+         //! by `params.rs`. Written by `cargo run --release --example texel` (see\n\
+         //! docs/search.md); change the tuner or its data, not this file.\n\n\
          /// Every weight of the evaluation, in the order of `params.rs`.\n\
          #[rustfmt::skip]\n",
     );

@@ -4,7 +4,7 @@
 # UCI_Elo, with cutechess-cli.
 #
 # Usage: scripts/strength-match.sh ELO [ROUNDS]     (2 games a round, colours swapped)
-# Conditions as in the README: 10+0.1 with 3 s of time margin and a Move
+# Conditions as in docs/strength-levels.md: 10+0.1 with 3 s of time margin and a Move
 # Overhead of 200 ms for both (the shared machine was heavily loaded; without
 # them Stockfish lost most games on time), openings from tests/data/openings.epd
 # in random order, resign at 8 pawns for 4 moves by both, draw after move 50

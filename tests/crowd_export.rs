@@ -1,5 +1,5 @@
 //! Crowd-confirmed cases are regression tests: every `tests/data/crowd_*.epd`
-//! file (the crowd mode's export, see the README) is checked against the
+//! file (the crowd mode's export, see docs/crowd.md) is checked against the
 //! generator. A line is `FEN ;moves <legal> ;D1 n ;experts k`, plus `;crowd
 //! <agreed set>` when the agreed set differed from the generator's (a
 //! flagged case). Castling is king-takes-rook when the FEN's castling field

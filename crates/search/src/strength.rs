@@ -10,7 +10,7 @@
 //! the clock's budget anyway.
 //!
 //! The constants were set by matches against Stockfish 15.1 at the same
-//! `UCI_Elo` (see the README).
+//! `UCI_Elo` (see docs/strength-levels.md).
 
 use crate::limits::Score;
 use movegen::Move;

@@ -8,8 +8,8 @@
 //! function and `a`, `b` are linear in `m`; a draw is what is left. `a` is
 //! the score at which a win is as likely as not, `b` how fast the win rate
 //! grows with the score. The four constants were fitted by
-//! `examples/wdl_fit.rs` to our own self-play games (see the README for the
-//! fit and its check on held-out games).
+//! `examples/wdl_fit.rs` to our own self-play games (docs/strength-levels.md gives
+//! the fit and its check on held-out games).
 
 use crate::limits::Score;
 use movegen::{Piece, Position};

@@ -1,6 +1,6 @@
 //! Evaluation weights: (middlegame, endgame) centipawns in the slots named
-//! by `params.rs`. Written by `cargo run --release --example texel` (see the
-//! README); change the tuner or its data, not this file.
+//! by `params.rs`. Written by `cargo run --release --example texel` (see
+//! docs/search.md); change the tuner or its data, not this file.
 
 /// Every weight of the evaluation, in the order of `params.rs`.
 #[rustfmt::skip]

@@ -1,27 +1,40 @@
-//! The `bench` node count is the engine's signature, and README.md states it.
-//! A change to the search or evaluation that changes the count fails here
-//! until the README says the new number.
+//! The `bench` node count is the engine's signature, and README.md and
+//! docs/protocol.md state it. A change to the search or evaluation that
+//! changes the count fails here until both say the new number.
 
 use search::{bench, Limits, SearchControl, Searcher, BENCH_DEPTH};
 
-/// The number README.md gives as the signature (`signature, **N**`).
-fn readme_signature() -> u64 {
-    let readme = include_str!("../../../README.md");
+/// The documents that give the signature, with their text.
+const DOCS: [(&str, &str); 2] = [
+    ("README.md", include_str!("../../../README.md")),
+    (
+        "docs/protocol.md",
+        include_str!("../../../docs/protocol.md"),
+    ),
+];
+
+/// The number `text` gives as the signature (`signature, **N**`).
+fn stated_signature(name: &str, text: &str) -> u64 {
     let marker = "signature, **";
-    let at = readme
+    let at = text
         .find(marker)
-        .expect("README.md states the bench signature")
+        .unwrap_or_else(|| panic!("{name} states the bench signature"))
         + marker.len();
-    let digits: String = readme[at..]
+    let digits: String = text[at..]
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    digits.parse().expect("the signature is a number")
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}: the signature is a number"))
 }
 
 #[test]
-fn bench_matches_the_readme() {
-    assert_eq!(bench(BENCH_DEPTH).0, readme_signature());
+fn bench_matches_the_docs() {
+    let nodes = bench(BENCH_DEPTH).0;
+    for (name, text) in DOCS {
+        assert_eq!(nodes, stated_signature(name, text), "{name}");
+    }
 }
 
 #[test]

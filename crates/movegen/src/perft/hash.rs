@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// zobrist key lands in the same bucket with the same low 32 bits, and whose
 /// independent second key (`check_key`) has the same high 32 bits: 64 bits
 /// beyond the bucket index, so at most 4 * 2^-64 per probe whatever the table
-/// size (the README works out what that means per run).
+/// size (docs/deep-perft.md works out what that means per run).
 ///
 /// On Linux the table asks for transparent huge pages: random probes into
 /// hundreds of megabytes otherwise spend much of their time on TLB misses
