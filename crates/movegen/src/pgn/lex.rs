@@ -12,7 +12,7 @@ pub(crate) enum Token<'a> {
     Glyph(&'a str),
     /// The digits of a `$` NAG.
     Nag(&'a str),
-    /// A `{...}` or `;` comment, trimmed.
+    /// A `{...}` comment, trimmed.
     Comment(String),
     /// `(`.
     Open,
@@ -85,9 +85,11 @@ impl Lexer {
                     *rest = &text[1..];
                     continue;
                 }
+                // A rest-of-line comment is read past, as python-chess does:
+                // the export format has brace comments only.
                 b';' => {
                     *rest = "";
-                    return Some(Token::Comment(String::from(text[1..].trim())));
+                    return None;
                 }
                 b'(' => (Token::Open, 1),
                 b')' => (Token::Close, 1),
@@ -146,7 +148,6 @@ mod tests {
                 "Symbol(\"c5\")",
                 "Glyph(\"?!\")",
                 "Close",
-                "Comment(\"rest { not a brace\")",
                 "Symbol(\"1-0\")",
             ]
         );

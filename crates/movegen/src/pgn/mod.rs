@@ -29,8 +29,9 @@
 //! is the reference the tests compare with):
 //! - a game ends at its result token, or where a tag line begins a new game;
 //!   a game cut off by the end of the input is kept, its result `*`;
-//! - comments are trimmed; several comments at one place are kept apart and
-//!   written one after the other;
+//! - brace comments are trimmed; several comments at one place are kept
+//!   apart and written one after the other; a `;` rest-of-line comment is
+//!   read past, not kept (as python-chess does);
 //! - a comment before a line's first move belongs to the line
 //!   ([`Line::comments`]); any other comment follows the move before it;
 //! - `!`, `?`, `!!`, `??`, `!?` and `?!` become NAGs 1 to 6 (`$1`..`$6`);
