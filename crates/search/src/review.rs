@@ -17,8 +17,10 @@
 //! | at least 0.30          | blunder      | `??` ($4)  |
 //!
 //! A move is marked `!` ($1) when it is the only good move: it is the best,
-//! it keeps at least a draw's chances (expected score 0.45 or more), and the
-//! second-best move would have been a blunder.
+//! it keeps at least a draw's chances (expected score 0.45 or more), the
+//! second-best move would have been a blunder, and it is not forcing in the
+//! obvious way: neither a capture nor a reply to check (recapturing a piece
+//! is the only move, but no one calls it a find).
 
 use crate::limits::Score;
 use crate::wdl::WDL_MODEL;
@@ -132,6 +134,8 @@ pub struct MoveFacts {
     pub second: Option<Score>,
     /// Material before the move (see [`wdl_material`](crate::wdl_material)).
     pub material: u32,
+    /// The move is a capture or answers a check (never marked `!`).
+    pub obvious: bool,
 }
 
 /// The judgement of one move.
@@ -160,6 +164,7 @@ pub struct Judgement {
 ///     best: (e4, Score::Cp(30)),
 ///     second: None,
 ///     material: 78,
+///     obvious: false,
 /// };
 /// let j = judge(&facts);
 /// assert_eq!((j.verdict, j.better), (Verdict::Blunder, Some(e4)));
@@ -168,12 +173,17 @@ pub fn judge(facts: &MoveFacts) -> Judgement {
     let (best, best_score) = facts.best;
     let best_es = expected_score(best_score, facts.material);
     if facts.played == best {
-        let only = facts.second.is_some_and(|second| {
-            best_es >= ONLY_MOVE_KEEPS
-                && best_es - expected_score(second, facts.material) >= BLUNDER
-        });
+        let only = !facts.obvious
+            && facts.second.is_some_and(|second| {
+                best_es >= ONLY_MOVE_KEEPS
+                    && best_es - expected_score(second, facts.material) >= BLUNDER
+            });
         return Judgement {
-            verdict: if only { Verdict::OnlyMove } else { Verdict::Good },
+            verdict: if only {
+                Verdict::OnlyMove
+            } else {
+                Verdict::Good
+            },
             drop: 0.0,
             better: None,
         };
@@ -295,6 +305,7 @@ mod tests {
             best: (e4, Score::Cp(best)),
             second: second.map(Score::Cp),
             material: 40,
+            obvious: false,
         }
     }
 
@@ -317,7 +328,11 @@ mod tests {
         // Find the scores whose drops from an equal position cross each line.
         let verdict_at = |played| judge(&facts(0, played, None, false)).verdict;
         assert_eq!(verdict_at(0), Verdict::Good);
-        assert_eq!(verdict_at(20), Verdict::Good, "a better-scored move is no loss");
+        assert_eq!(
+            verdict_at(20),
+            Verdict::Good,
+            "a better-scored move is no loss"
+        );
         let mut seen = Vec::new();
         for played in (-2000..=0).rev().step_by(5) {
             let v = verdict_at(played);
@@ -342,7 +357,10 @@ mod tests {
     fn a_lost_or_won_position_stays_so_without_verdicts() {
         // From +15 to +8 pawns, or from -9 to -20: the result does not change.
         assert_eq!(judge(&facts(1500, 800, None, false)).verdict, Verdict::Good);
-        assert_eq!(judge(&facts(-900, -2000, None, false)).verdict, Verdict::Good);
+        assert_eq!(
+            judge(&facts(-900, -2000, None, false)).verdict,
+            Verdict::Good
+        );
         // Throwing away a winning position is a blunder.
         let j = judge(&facts(600, -300, None, false));
         assert_eq!(j.verdict, Verdict::Blunder);
@@ -351,11 +369,23 @@ mod tests {
 
     #[test]
     fn only_moves_need_a_blundering_alternative_and_a_held_position() {
-        assert_eq!(judge(&facts(0, 0, Some(-800), true)).verdict, Verdict::OnlyMove);
+        assert_eq!(
+            judge(&facts(0, 0, Some(-800), true)).verdict,
+            Verdict::OnlyMove
+        );
         assert_eq!(judge(&facts(0, 0, Some(-30), true)).verdict, Verdict::Good);
         // Best but still lost: nothing saved.
-        assert_eq!(judge(&facts(-700, -700, Some(-2000), true)).verdict, Verdict::Good);
+        assert_eq!(
+            judge(&facts(-700, -700, Some(-2000), true)).verdict,
+            Verdict::Good
+        );
         assert_eq!(judge(&facts(0, 0, None, true)).better, None);
+        // A recapture or a check evasion is obvious, however forced.
+        let recapture = MoveFacts {
+            obvious: true,
+            ..facts(0, 0, Some(-800), true)
+        };
+        assert_eq!(judge(&recapture).verdict, Verdict::Good);
     }
 
     #[test]
@@ -367,6 +397,7 @@ mod tests {
             best: (e4, Score::Mate(2)),
             second: None,
             material: 20,
+            obvious: false,
         };
         assert_eq!(judge(&missed_mate).verdict, Verdict::Blunder);
         let into_mate = MoveFacts {
@@ -381,14 +412,21 @@ mod tests {
     fn summaries_count_and_average() {
         let mut s = PlayerSummary::default();
         assert_eq!((s.accuracy(), s.average_loss()), (100.0, 0.0));
-        for (drop, verdict) in [(0.0, Verdict::Good), (0.12, Verdict::Inaccuracy), (0.4, Verdict::Blunder)] {
+        for (drop, verdict) in [
+            (0.0, Verdict::Good),
+            (0.12, Verdict::Inaccuracy),
+            (0.4, Verdict::Blunder),
+        ] {
             s.add(&Judgement {
                 verdict,
                 drop,
                 better: None,
             });
         }
-        assert_eq!((s.moves, s.inaccuracies, s.mistakes, s.blunders), (3, 1, 0, 1));
+        assert_eq!(
+            (s.moves, s.inaccuracies, s.mistakes, s.blunders),
+            (3, 1, 0, 1)
+        );
         assert!((s.average_loss() - 52.0 / 3.0).abs() < 1e-9);
         let expected = (move_accuracy(0.0) + move_accuracy(0.12) + move_accuracy(0.4)) / 3.0;
         assert!((s.accuracy() - expected).abs() < 1e-9);
