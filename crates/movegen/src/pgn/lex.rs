@@ -137,7 +137,11 @@ mod tests {
     #[test]
     fn splits_moves_glyphs_nags_comments_and_parentheses() {
         assert_eq!(
-            tokens(&["1.e4!? $14 {a", "b} (1... c5?!) ; rest { not a brace", "1-0"]),
+            tokens(&[
+                "1.e4!? $14 {a",
+                "b} (1... c5?!) ; rest { not a brace",
+                "1-0"
+            ]),
             [
                 "Symbol(\"1.e4\")",
                 "Glyph(\"!?\")",
@@ -151,6 +155,9 @@ mod tests {
                 "Symbol(\"1-0\")",
             ]
         );
-        assert_eq!(tokens(&["e4 \u{0}é"]), ["Symbol(\"e4\")", "Bad('\\0')", "Bad('é')"]);
+        assert_eq!(
+            tokens(&["e4 \u{0}é"]),
+            ["Symbol(\"e4\")", "Bad('\\0')", "Bad('é')"]
+        );
     }
 }

@@ -176,10 +176,20 @@ impl Machine {
         if self.state == State::Between {
             self.begin_game();
         }
-        let b = self.builder.as_mut().expect("a game in its tags has a builder");
+        let b = self
+            .builder
+            .as_mut()
+            .expect("a game in its tags has a builder");
         if let Some(variant) = b.game.tag("Variant") {
             let v = variant.to_ascii_lowercase();
-            let known = ["", "standard", "chess", "normal", "from position", "chess960"];
+            let known = [
+                "",
+                "standard",
+                "chess",
+                "normal",
+                "from position",
+                "chess960",
+            ];
             if !known.contains(&v.as_str()) && !["chess 960", "fischerandom"].contains(&v.as_str())
             {
                 let v = variant.to_string();
@@ -233,8 +243,14 @@ impl Machine {
     }
 
     fn token(&mut self, token: Token<'_>) {
-        let b = self.builder.as_mut().expect("a game in its movetext has a builder");
-        let frame = b.stack.last_mut().expect("a game in its movetext has a line");
+        let b = self
+            .builder
+            .as_mut()
+            .expect("a game in its movetext has a builder");
+        let frame = b
+            .stack
+            .last_mut()
+            .expect("a game in its movetext has a line");
         match token {
             Token::Symbol(s) => {
                 if let Some(result) = GameResult::from_token(s) {

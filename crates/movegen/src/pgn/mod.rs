@@ -63,7 +63,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// The Seven Tag Roster, in the order the export format writes it.
-pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// How a game ended, as a PGN result token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

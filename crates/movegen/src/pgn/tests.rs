@@ -98,7 +98,9 @@ fn several_games_and_a_result_on_the_same_line() {
     assert_eq!(games[2].tag("Event"), Some("x"));
     assert_eq!(games[3].mainline.moves.len(), 1);
     assert!(read_games("").next().is_none());
-    assert!(read_games("\n\n% nothing\n{ a stray comment }\n").next().is_none());
+    assert!(read_games("\n\n% nothing\n{ a stray comment }\n")
+        .next()
+        .is_none());
 }
 
 #[test]
@@ -114,7 +116,9 @@ fn a_tag_line_ends_a_game_without_a_result() {
 #[test]
 fn set_up_positions_and_chess960_castling() {
     let fen = "8/8/8/3k4/8/8/8/R3K3 b Q - 0 40";
-    let game = one(&alloc::format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40... Kd4 41. O-O-O+ *"));
+    let game = one(&alloc::format!(
+        "[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40... Kd4 41. O-O-O+ *"
+    ));
     assert_eq!(game.start.fullmove_number(), 40);
     assert_eq!(sans(game.start, &game.mainline), ["Kd4", "O-O-O+"]);
     assert!(write_game(&game).contains("\n40... Kd4 41. O-O-O+ *"));
@@ -269,16 +273,24 @@ fn an_unclosed_comment_ends_with_the_input() {
 #[test]
 fn the_streaming_reader_agrees_with_the_str_reader_and_bounds_lines() {
     let text = "1. e4 e5 2. Ke3 *\n\n[Event \"x\"]\n\n1. d4 {a\nb} d5 *\n\n1. Nf9 *\n\n1. c4 *\n";
-    let streamed: Vec<_> = PgnReader::new(std::io::BufReader::with_capacity(7, text.as_bytes()))
-        .collect();
+    let streamed: Vec<_> =
+        PgnReader::new(std::io::BufReader::with_capacity(7, text.as_bytes())).collect();
     let read: Vec<_> = read_games(text).collect();
     assert_eq!(streamed, read);
     let mut long = String::from("1. e4 {");
     long.push_str(&"x".repeat(reader_max_line() + 10));
     long.push_str("}\n1. d4 *\n\n1. c4 *\n");
     let games: Vec<_> = PgnReader::new(long.as_bytes()).collect();
-    assert_eq!(games.len(), 2, "{:?}", games.iter().map(|g| g.is_ok()).collect::<Vec<_>>());
-    assert_eq!(games[0].as_ref().unwrap_err().kind, PgnErrorKind::LineTooLong);
+    assert_eq!(
+        games.len(),
+        2,
+        "{:?}",
+        games.iter().map(|g| g.is_ok()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        games[0].as_ref().unwrap_err().kind,
+        PgnErrorKind::LineTooLong
+    );
     assert!(games[1].is_ok());
 }
 

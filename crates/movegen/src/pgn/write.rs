@@ -49,10 +49,7 @@ pub fn write_game(game: &PgnGame) -> String {
         write_tag(&mut out, "FEN", &game.start.fen(false));
     }
     out.push('\n');
-    let mut movetext = Movetext {
-        out,
-        column: 0,
-    };
+    let mut movetext = Movetext { out, column: 0 };
     movetext.line(&game.mainline, game.start);
     movetext.token(result);
     let mut out = movetext.out;
