@@ -348,14 +348,15 @@ impl Machine {
                 self.token(Token::Comment(comment));
             }
         }
-        match self.state {
-            State::Tags => {
-                if self.start_moves() {
-                    self.end_game(GameResult::Unknown);
-                }
-            }
-            State::Moves => self.end_game(GameResult::Unknown),
-            _ => {}
+        // Tags without movetext are a game without moves (when its start
+        // position is valid).
+        let unfinished = match self.state {
+            State::Tags => self.start_moves(),
+            State::Moves => true,
+            _ => false,
+        };
+        if unfinished {
+            self.end_game(GameResult::Unknown);
         }
         self.state = State::Between;
     }
