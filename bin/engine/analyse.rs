@@ -257,6 +257,9 @@ fn annotate(
         here.score
     } else if let Some((_, s)) = here.second.filter(|(m, _)| *m == node.mv) {
         s
+    } else if next.score == Score::Mate(0) {
+        // The move mates (another mate than the search's best).
+        Score::Mate(1)
     } else {
         flip(next.score)
     };
