@@ -1,6 +1,7 @@
 //! The engine binary: the UCI loop by default, plus perft, move listing and
-//! bench subcommands for people at a terminal.
+//! bench subcommands for people at a terminal, and `analyse` to review games.
 
+mod analyse;
 mod gui;
 mod progress;
 mod units;
@@ -43,6 +44,28 @@ enum Cmd {
         /// Search depth.
         #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: Option<u32>,
+    },
+    /// Review games: search every mainline position and write the games
+    /// again as PGN with NAGs (?!, ?, ??, !), the better moves as variations,
+    /// [%eval] comments and each player's accuracy.
+    Analyse {
+        /// The PGN file of games to review.
+        games: PathBuf,
+        /// Search each position to this depth.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Search each position this many milliseconds instead of to a depth.
+        #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: Option<u64>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+        /// Write the annotated games here (default: stdout).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
     },
     /// Serve the board page (move collection, bitboards, crowd collection).
     Gui {
@@ -254,6 +277,21 @@ fn main() -> ExitCode {
             println!("{}", uci::bench_line(depth));
             Ok(())
         }
+        Some(Cmd::Analyse {
+            games,
+            depth,
+            movetime,
+            threads,
+            hash,
+            out,
+        }) => analyse::run(analyse::Options {
+            file: games,
+            depth,
+            movetime: movetime.map(std::time::Duration::from_millis),
+            threads: threads as usize,
+            hash_mb: hash as usize,
+            out,
+        }),
         Some(Cmd::Gui {
             port,
             address,

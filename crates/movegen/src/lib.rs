@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
 pub mod attacks;
 mod bitboard;
 mod castling;
@@ -16,6 +18,7 @@ mod move_list;
 mod move_sets;
 mod moves;
 mod perft;
+pub mod pgn;
 mod piece;
 mod position;
 mod san;

@@ -17,6 +17,7 @@ mod eval;
 mod limits;
 mod ordering;
 mod params;
+pub mod review;
 mod search;
 mod strength;
 mod terms;
