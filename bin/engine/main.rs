@@ -57,9 +57,14 @@ enum Cmd {
         /// the reverse proxy's `chess.example.org`.
         #[arg(long = "host")]
         hosts: Vec<String>,
-        /// Threads answering requests.
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+        /// Requests answered at once (threads for handlers, and connections
+        /// to the database).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// Engine searches run at once for all Play games (default: the
+        /// number of cores); more games wait for a free worker.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        engine_threads: Option<u32>,
         /// Position the page opens with (default: the start position).
         #[arg(long)]
         fen: Option<String>,
@@ -259,6 +264,7 @@ fn main() -> ExitCode {
             address,
             hosts,
             threads,
+            engine_threads,
             fen,
             cases,
             db,
@@ -269,6 +275,10 @@ fn main() -> ExitCode {
             port,
             hosts,
             threads: threads as usize,
+            engine_threads: engine_threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            ),
             fen,
             cases,
             crowd: gui::CrowdOptions {

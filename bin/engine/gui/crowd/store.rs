@@ -12,7 +12,6 @@ use super::agree::{self, Difference, MoveSet, Score, Standing, Status};
 use crossbeam_channel::{Receiver, Sender};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
-use std::time::Duration;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS experts (
@@ -124,22 +123,8 @@ impl Drop for Lease<'_> {
     }
 }
 
-fn connect(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    Ok(conn)
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+use crate::gui::db::connect;
+pub use crate::gui::db::now_ms;
 
 impl Store {
     /// Opens (creating if needed) the database at `path` with `connections`
@@ -158,6 +143,17 @@ impl Store {
                 .expect("the pool's receiver is held here");
         }
         Ok(Store { give, take })
+    }
+
+    /// Closes every connection (the last one to close checkpoints the
+    /// write-ahead log into the database file).
+    pub fn shut(self) {
+        drop(self.give);
+        for conn in self.take.try_iter() {
+            if let Err((_, e)) = conn.close() {
+                log::warn!("closing the crowd's database: {e}");
+            }
+        }
     }
 
     fn lease(&self) -> Lease<'_> {
