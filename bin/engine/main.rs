@@ -57,9 +57,8 @@ enum Cmd {
         /// the reverse proxy's `chess.example.org`.
         #[arg(long = "host")]
         hosts: Vec<String>,
-        /// Requests answered at once (threads for handlers, and connections
-        /// to the database).
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=256))]
+        /// Connections to the crowd's database (its requests served at once).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Engine searches run at once for all Play games (default: the
         /// number of cores); more games wait for a free worker.

@@ -59,9 +59,11 @@ pub fn run(options: Options) -> Result<(), String> {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?,
         None => Position::startpos(),
     };
+    // Handlers run on tokio's blocking pool (up to its default of 512
+    // threads): a request waiting for the database holds a thread, never
+    // the way of a request that does not touch it.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(options.threads)
         .thread_name("gui")
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
