@@ -439,7 +439,9 @@ mod tests {
         for (body, expected) in cases {
             let e = parse_body::<Sample>(body).unwrap_err();
             assert_eq!(e.status, 400);
-            assert!(e.body.contains(expected), "{} in {}", expected, e.body);
+            let reply: Value = serde_json::from_str(&e.body).unwrap();
+            let error = reply["error"].as_str().unwrap();
+            assert!(error.contains(expected), "{expected} in {error}");
         }
         let missing = parse_body::<Sample>(b"{}").unwrap_err();
         assert!(
