@@ -453,3 +453,59 @@ fn setup(body: NewBody) -> Result<Setup, Reply> {
         clock: (!base.is_zero()).then_some((base, inc)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> Setup {
+        Setup {
+            start: Position::startpos(),
+            chess960: false,
+            person: Color::White,
+            strength: Strength::Full,
+            clock: None,
+        }
+    }
+
+    #[test]
+    fn idle_games_expire_and_the_cap_replaces_the_longest_idle() {
+        let dir = std::env::temp_dir().join(format!("pinmask-expire-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("games.sqlite");
+        let _ = std::fs::remove_file(&db);
+        let play = Play::open(&db, 1).unwrap();
+        let now = Instant::now();
+        let day = IDLE_LIMIT.as_millis() as i64;
+        let t0 = now_ms();
+        let add = |key: &str, touched: i64| {
+            let seat = Seat::new(key.into(), setup(), 1, now, touched);
+            play.save(&seat, now).unwrap();
+            let mut seats = play.seats.write().unwrap();
+            seats.insert(key.into(), Arc::new(Mutex::new(seat)));
+        };
+        add("old", t0 - day - 1);
+        add("fresh", t0 - day + 60_000);
+        play.expire(t0, false);
+        assert!(play.seat("old").is_none() && play.seat("fresh").is_some());
+        // The cap: one game more would pass it, so the longest idle goes.
+        for k in 1..MAX_GAMES {
+            add(&format!("g{k}"), t0 - k as i64);
+        }
+        assert_eq!(play.all_seats().len(), MAX_GAMES);
+        play.expire(t0, true);
+        assert_eq!(play.all_seats().len(), MAX_GAMES - 1);
+        assert!(play.seat("fresh").is_none(), "the longest idle is replaced");
+        assert!(play.seat("g1").is_some());
+        play.close();
+        // Only the kept games were saved again at shutdown and load back.
+        let store = GameStore::open(&db).unwrap();
+        let rows = store.load().unwrap();
+        assert_eq!(rows.len(), MAX_GAMES - 1);
+        assert!(rows
+            .iter()
+            .all(|r| r.session != "old" && r.session != "fresh"));
+        store.close();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
