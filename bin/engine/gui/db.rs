@@ -4,7 +4,23 @@
 
 use rusqlite::Connection;
 use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+
+/// The file's one writer, in this process: every write transaction (the
+/// crowd's and the games') holds it, so SQLite never finds its write lock
+/// taken. Its own busy handler would sleep and retry (1 ms, 2 ms, ... up to
+/// 100 ms a try), which measured as a 440 ms p99 for the crowd's requests
+/// under load; waiting here is a queue instead. Readers need no lock (WAL).
+#[derive(Clone, Default)]
+pub struct Writer(Arc<Mutex<()>>);
+
+impl Writer {
+    /// Waits for the write turn; it ends when the guard is dropped.
+    pub fn turn(&self) -> MutexGuard<'_, ()> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 /// A connection in WAL mode with `synchronous = FULL`: a committed write
 /// survives a kill of the process, and a power cut too.

@@ -67,8 +67,13 @@ pub fn run(options: Options) -> Result<(), String> {
         .thread_name("gui")
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    let crowd = Arc::new(crowd::Crowd::open(&options.crowd, options.threads)?);
-    let play = play::Play::open(&options.crowd.db, options.engine_threads)?;
+    let writer = db::Writer::default();
+    let crowd = Arc::new(crowd::Crowd::open(
+        &options.crowd,
+        options.threads,
+        writer.clone(),
+    )?);
+    let play = play::Play::open(&options.crowd.db, options.engine_threads, writer)?;
     let served = runtime.block_on(serve(options, start, Arc::clone(&crowd), Arc::clone(&play)));
     // Handlers still running on the blocking pool finish their writes here.
     drop(runtime);

@@ -18,6 +18,7 @@ pub use routes::register;
 mod store;
 mod token;
 
+use super::db::Writer;
 use super::events::Pushed;
 use super::http::{Call, Reply};
 use agree::MoveSet;
@@ -69,8 +70,8 @@ impl Crowd {
     ///
     /// # Errors
     /// When the database or the token file cannot be used.
-    pub fn open(options: &Options, threads: usize) -> Result<Crowd, String> {
-        let store = Store::open(&options.db, threads)?;
+    pub fn open(options: &Options, threads: usize, writer: Writer) -> Result<Crowd, String> {
+        let store = Store::open(&options.db, threads, writer)?;
         let (secret, line) = match &options.organiser_token_file {
             Some(path) => (
                 token_from_file(path)?,

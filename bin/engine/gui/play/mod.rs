@@ -18,7 +18,7 @@ mod session;
 mod store;
 
 use super::api;
-use super::db::now_ms;
+use super::db::{now_ms, Writer};
 use super::events;
 use super::http::{cookie, Call, Reply, Router};
 use axum::http::{HeaderMap, Method};
@@ -69,8 +69,8 @@ impl Play {
     ///
     /// # Errors
     /// When the database cannot be opened.
-    pub fn open(db: &Path, engine_threads: usize) -> Result<Arc<Play>, String> {
-        let store = GameStore::open(db)?;
+    pub fn open(db: &Path, engine_threads: usize, writer: Writer) -> Result<Arc<Play>, String> {
+        let store = GameStore::open(db, writer)?;
         let saved = store
             .load()
             .map_err(|e| format!("cannot read the games in {}: {e}", db.display()))?;
@@ -474,7 +474,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let db = dir.join("games.sqlite");
         let _ = std::fs::remove_file(&db);
-        let play = Play::open(&db, 1).unwrap();
+        let play = Play::open(&db, 1, Writer::default()).unwrap();
         let now = Instant::now();
         let day = IDLE_LIMIT.as_millis() as i64;
         let t0 = now_ms();
@@ -499,7 +499,7 @@ mod tests {
         assert!(play.seat("g1").is_some());
         play.close();
         // Only the kept games were saved again at shutdown and load back.
-        let store = GameStore::open(&db).unwrap();
+        let store = GameStore::open(&db, Writer::default()).unwrap();
         let rows = store.load().unwrap();
         assert_eq!(rows.len(), MAX_GAMES - 1);
         assert!(rows

@@ -2,7 +2,7 @@
 //! committed, `synchronous = FULL`) before the change is answered or pushed,
 //! so a restarted server resumes each game where it was.
 
-use crate::gui::db::connect;
+use crate::gui::db::{connect, Writer};
 use rusqlite::{params, Connection};
 use std::path::Path;
 
@@ -53,6 +53,7 @@ pub struct Saved {
 /// The connection that writes the games.
 pub struct GameStore {
     conn: Connection,
+    writer: Writer,
 }
 
 impl GameStore {
@@ -60,11 +61,11 @@ impl GameStore {
     ///
     /// # Errors
     /// When the file cannot be opened or is not a database of ours.
-    pub fn open(path: &Path) -> Result<GameStore, String> {
+    pub fn open(path: &Path, writer: Writer) -> Result<GameStore, String> {
         let fail = |e: rusqlite::Error| format!("cannot open database {}: {e}", path.display());
         let conn = connect(path).map_err(fail)?;
         conn.execute_batch(SCHEMA).map_err(fail)?;
-        Ok(GameStore { conn })
+        Ok(GameStore { conn, writer })
     }
 
     /// Writes `game` (replacing the session's previous one).
@@ -73,6 +74,7 @@ impl GameStore {
             Some((reason, winner)) => (Some(reason.as_str()), winner.as_deref()),
             None => (None, None),
         };
+        let _turn = self.writer.turn();
         self.conn.execute(
             "INSERT OR REPLACE INTO play_games (session, game, start_fen, chess960, person,
                 strength, base_ms, inc_ms, moves, white_ms, black_ms, running, end_reason,
@@ -102,6 +104,7 @@ impl GameStore {
 
     /// Forgets a session's game.
     pub fn delete(&self, session: &str) -> rusqlite::Result<()> {
+        let _turn = self.writer.turn();
         self.conn
             .execute("DELETE FROM play_games WHERE session = ?1", [session])?;
         Ok(())
@@ -155,7 +158,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.sqlite");
         let _ = std::fs::remove_file(&path);
-        let store = GameStore::open(&path).unwrap();
+        let store = GameStore::open(&path, Writer::default()).unwrap();
         let mut g = Saved {
             session: "s1".into(),
             game: 7,
@@ -184,7 +187,7 @@ mod tests {
         };
         store.save(&other).unwrap();
         store.close();
-        let store = GameStore::open(&path).unwrap();
+        let store = GameStore::open(&path, Writer::default()).unwrap();
         assert_eq!(store.load().unwrap(), [g.clone(), other]);
         store.delete("s2").unwrap();
         assert_eq!(store.load().unwrap(), [g]);
