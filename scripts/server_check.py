@@ -11,9 +11,13 @@ Usage: scripts/server_check.py ENGINE
   valid token.
 - Play per person: two sessions play two games at once (moves, clocks,
   undo, new game, PGN) and neither sees or changes the other's.
-- Restart: after SIGTERM (a clean shutdown, exit status 0) and after
+- Restart: after SIGTERM (a clean shutdown, exit status 0, the database's
+  log checkpointed) and after
   SIGKILL, a new server on the same database resumes both games where they
   were, with the clocks that were left.
+- Pushed events: the play stream gives the engine's move and the end; the
+  crowd stream gives the leaderboard after a join.
+- Host and Origin: a foreign Host, or a write from a foreign Origin, is 403.
 - HTTP/1.1: two requests on one kept-alive connection; `Connection: close`
   is honoured (the server closes the socket); a 413 on a chunked body
   closes the connection and the rest of the body is never answered.
@@ -230,6 +234,8 @@ def restart(engine, db, token_file, proc, port, a, b, how):
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
         check(code == 0, f"SIGTERM: a clean exit ({code})")
+        wal = Path(str(db) + "-wal")
+        check(not wal.exists() or wal.stat().st_size == 0, "SIGTERM: the database closed (its log checkpointed)")
     else:
         proc.kill()
         proc.wait()
@@ -305,6 +311,90 @@ def http_behaviour(port):
           f"413 on a chunked body, the rest not answered ({got.count(b'HTTP/1.1')} replies)")
 
 
+class Stream:
+    """A Server-Sent Events stream read from a raw socket."""
+
+    def __init__(self, port, path, cookies=None):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        cookie = f"Cookie: {'; '.join(f'{k}={v}' for k, v in cookies.items())}\r\n" if cookies else ""
+        self.s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{cookie}\r\n".encode())
+        self.buf = b""
+        head = self._until(b"\r\n\r\n")
+        self.ok = head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head.lower()
+
+    def _until(self, mark):
+        while mark not in self.buf:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("the stream ended")
+            self.buf += chunk
+        out, self.buf = self.buf.split(mark, 1)
+        return out
+
+    def event(self):
+        """The next (name, data) event; chunked framing lines and comments skipped."""
+        name, data = None, []
+        while True:
+            line = self._until(b"\n").decode().rstrip("\r")
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].strip())
+            elif line == "" and name:
+                return name, json.loads("".join(data))
+
+
+def pushed_events(port, organiser):
+    b = Browser(port)
+    status, g = b.call("POST", "/api/play/new", {"strength": "movetime:50"})
+    play = Stream(port, "/api/play/events", b.cookies)
+    name, first = play.event()
+    check(play.ok and name == "state" and first["game"] == g["game"], "the play stream starts with the game's state")
+    b.call("POST", "/api/play/move", {"move": "e2e4"})
+    seen = []
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        name, state = play.event()
+        seen.append(name)
+        if name == "move" and len(state["moves"]) == 2:
+            break
+    # (A reader that falls behind skips to the newest state, so the
+    # `clock` event before it may or may not be seen.)
+    check(seen[-1] == "move", f"the engine's move pushed ({seen})")
+    b.call("POST", "/api/play/resign", {})
+    while True:
+        name, state = play.event()
+        if name == "end":
+            break
+    check(state["end"]["reason"] == "resignation", "the game's end pushed")
+    play.s.close()
+    status, r = Browser(port).call("GET", "/api/play/events")
+    check(status == 409, f"no session: the play stream is 409 ({status})")
+    crowd = Stream(port, "/api/crowd/events")
+    name, board = crowd.event()
+    before = len(board["experts"])
+    check(crowd.ok and name == "leaderboard" and "tasks" in board, "the crowd stream starts with the leaderboard")
+    Browser(port).call("POST", "/api/crowd/join", {"name": "late"})
+    t = time.time()
+    name, board = crowd.event()
+    check(name == "leaderboard" and len(board["experts"]) == before + 1 and time.time() - t < 2,
+          "a join pushes the leaderboard")
+    crowd.s.close()
+
+
+def site_checks(port):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", "/api/config", headers={"Host": "evil.example"})
+    r = c.getresponse()
+    body = json.loads(r.read())
+    check(r.status == 403 and "error" in body, f"a foreign Host is 403 with a JSON error ({r.status})")
+    c.request("POST", "/api/play/new", body=b"{}", headers={"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example"})
+    r = c.getresponse()
+    r.read()
+    check(r.status == 403, f"a write from a foreign Origin is 403 ({r.status})")
+    c.close()
+
+
 def main():
     engine = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -319,6 +409,8 @@ def main():
             tokens(port, organiser, expert)
             a, b = sessions(port)
             http_behaviour(port)
+            site_checks(port)
+            pushed_events(port, organiser)
             proc, port = restart(engine, db, token_file, proc, port, a, b, "term")
             play_one(a, None)
             wait_for_engine(a)
