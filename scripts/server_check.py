@@ -367,6 +367,15 @@ def pushed_events(port, organiser):
         if name == "end":
             break
     check(state["end"]["reason"] == "resignation", "the game's end pushed")
+    # A flag falls with nobody asking: the end is pushed.
+    b.call("POST", "/api/play/new", {"strength": "movetime:50", "base": 1})
+    t = time.time()
+    while True:
+        name, state = play.event()
+        if name == "end":
+            break
+    took = time.time() - t
+    check(state["end"]["reason"] == "time" and 0.9 < took < 3, f"a flag fall pushed with nobody asking ({took:.2f} s)")
     play.s.close()
     status, r = Browser(port).call("GET", "/api/play/events")
     check(status == 409, f"no session: the play stream is 409 ({status})")

@@ -56,6 +56,8 @@ pub struct Play {
     store: Mutex<Option<GameStore>>,
     next_game: AtomicU64,
     dispatcher: Mutex<Option<JoinHandle<()>>>,
+    /// The runtime that runs the flag timers (set when the routes are).
+    runtime: Mutex<Option<tokio::runtime::Handle>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -96,6 +98,7 @@ impl Play {
             store: Mutex::new(Some(store)),
             next_game: AtomicU64::new(last_game + 1),
             dispatcher: Mutex::new(None),
+            runtime: Mutex::new(None),
         });
         play.expire(now_ms(), false);
         for seat in play.all_seats() {
@@ -172,8 +175,48 @@ impl Play {
         })
     }
 
+    /// Saves the changed seat and pushes its state as event `name`; a
+    /// running clock of the person gets a timer for its flag.
+    fn changed(
+        self: &Arc<Play>,
+        seat: &mut Seat,
+        name: &'static str,
+        now: Instant,
+    ) -> Result<(), Reply> {
+        self.save(seat, now)?;
+        seat.push(name, now);
+        self.watch_flag(seat, now);
+        Ok(())
+    }
+
+    /// At the instant the person's flag would fall, checks it: a fallen
+    /// flag ends the game and is pushed without the page asking. A timer
+    /// made stale by a move only checks a flag that has not fallen.
+    fn watch_flag(self: &Arc<Play>, seat: &Seat, now: Instant) {
+        let (Some(deadline), Some(runtime)) =
+            (seat.flag_deadline(now), lock(&self.runtime).clone())
+        else {
+            return;
+        };
+        let (play, key) = (Arc::clone(self), Arc::clone(&seat.key));
+        runtime.spawn(async move {
+            tokio::time::sleep_until((deadline + Duration::from_millis(5)).into()).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                let Some(seat) = play.seat(&key) else { return };
+                let mut seat = lock(&seat);
+                let now = Instant::now();
+                if seat.refresh(now) {
+                    if let Err(e) = play.changed(&mut seat, "end", now) {
+                        log::warn!("a flag fall not saved: {}", e.body);
+                    }
+                }
+            })
+            .await;
+        });
+    }
+
     /// Applies a worker's report to its seat, saves and pushes.
-    fn apply(&self, report: Report) {
+    fn apply(self: &Arc<Play>, report: Report) {
         let key = match &report {
             Report::Started { seat, .. } => Arc::clone(seat),
             Report::Done(done) => Arc::clone(&done.seat),
@@ -188,10 +231,9 @@ impl Play {
             Report::Done(done) => seat.finished(done, now),
         };
         if let Some(name) = event {
-            if let Err(e) = self.save(&seat, now) {
+            if let Err(e) = self.changed(&mut seat, name, now) {
                 log::warn!("engine's move not saved: {}", e.body);
             }
-            seat.push(name, now);
         }
     }
 
@@ -270,6 +312,11 @@ fn no_body(call: &Call) -> Result<(), Reply> {
 
 /// Registers Play mode's script, its routes and its event stream.
 pub fn register(router: &mut Router, play: Arc<Play>, closing: watch::Receiver<bool>) {
+    *lock(&play.runtime) = tokio::runtime::Handle::try_current().ok();
+    let now = Instant::now();
+    for seat in play.all_seats() {
+        play.watch_flag(&lock(&seat), now);
+    }
     router.add(Method::GET, "/play.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
@@ -308,7 +355,7 @@ fn no_game() -> Reply {
 }
 
 /// Answers a request on one of Play's routes (the router checked the method).
-fn respond(play: &Play, path: &str, call: &mut Call) -> Result<Reply, Reply> {
+fn respond(play: &Arc<Play>, path: &str, call: &mut Call) -> Result<Reply, Reply> {
     let now = Instant::now();
     if path == "/api/play/new" {
         return new_game(play, call, now);
@@ -344,15 +391,14 @@ fn respond(play: &Play, path: &str, call: &mut Call) -> Result<Reply, Reply> {
     };
     if let Some(name) = event {
         play.queue_engine(&mut seat, now);
-        play.save(&seat, now)?;
-        seat.push(name, now);
+        play.changed(&mut seat, name, now)?;
     }
     reply.map(|()| Reply::json(seat.state(now)))
 }
 
 /// `POST /api/play/new`: replaces the session's game, or starts the first
 /// one under a new session cookie.
-fn new_game(play: &Play, call: &mut Call, now: Instant) -> Result<Reply, Reply> {
+fn new_game(play: &Arc<Play>, call: &mut Call, now: Instant) -> Result<Reply, Reply> {
     let body: NewBody = if call.body.iter().all(u8::is_ascii_whitespace) {
         NewBody::default()
     } else {
@@ -365,8 +411,7 @@ fn new_game(play: &Play, call: &mut Call, now: Instant) -> Result<Reply, Reply> 
         seat.touched_ms = now_ms();
         seat.replace(setup, game_id, now);
         play.queue_engine(&mut seat, now);
-        play.save(&seat, now)?;
-        seat.push("game", now);
+        play.changed(&mut seat, "game", now)?;
         return Ok(Reply::json(seat.state(now)));
     }
     let key: Arc<str> = session_id()?.into();
@@ -374,6 +419,7 @@ fn new_game(play: &Play, call: &mut Call, now: Instant) -> Result<Reply, Reply> 
     let mut seat = Seat::new(Arc::clone(&key), setup, game_id, now, now_ms());
     play.queue_engine(&mut seat, now);
     play.save(&seat, now)?;
+    play.watch_flag(&seat, now);
     let state = seat.state(now);
     play.seats
         .write()

@@ -246,6 +246,14 @@ impl Seat {
         })
     }
 
+    /// When the person's flag falls, if their clock is running.
+    pub fn flag_deadline(&self, now: Instant) -> Option<Instant> {
+        let clock = self.session.clock.as_ref()?;
+        let person = self.session.setup.person;
+        (self.session.end.is_none() && clock.running() == Some(person))
+            .then(|| now + clock.left(person, now))
+    }
+
     /// Checks the flags at `now`; returns whether the game just ended.
     pub fn refresh(&mut self, now: Instant) -> bool {
         let before = self.session.end.is_some();
