@@ -416,15 +416,24 @@ fn new_game(play: &Arc<Play>, call: &mut Call, now: Instant) -> Result<Reply, Re
     }
     let key: Arc<str> = session_id()?.into();
     play.expire(now_ms(), true);
-    let mut seat = Seat::new(Arc::clone(&key), setup, game_id, now, now_ms());
+    // In the map before the engine's job is queued: the worker's reports
+    // (a mate in one is found in a millisecond) must find their seat.
+    let seat = Arc::new(Mutex::new(Seat::new(
+        Arc::clone(&key),
+        setup,
+        game_id,
+        now,
+        now_ms(),
+    )));
+    play.seats
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(Arc::clone(&key), Arc::clone(&seat));
+    let mut seat = lock(&seat);
     play.queue_engine(&mut seat, now);
     play.save(&seat, now)?;
     play.watch_flag(&seat, now);
     let state = seat.state(now);
-    play.seats
-        .write()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key.clone(), Arc::new(Mutex::new(seat)));
     Ok(Reply::json(state).with_header(
         "Set-Cookie",
         format!("{COOKIE}={key}; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
