@@ -5,9 +5,13 @@
 //! here; the server is a thin JSON layer over `movegen`. Each mode of the
 //! page is a module that registers its routes on one [`http::Router`]:
 //! `collect` (one expert's list against the generator), `explore` (the
-//! bitboards) and `crowd` (many experts, agreement, a database). A pool of
-//! threads answers requests concurrently; the routes' state is shared
-//! read-only or owned by the crowd's store.
+//! bitboards), `crowd` (many experts, agreement, a database) and `play`
+//! (a game per browser against the engine). [`server`] owns the
+//! connections (hyper on a tokio runtime built here only, timeouts, the
+//! Host and Origin layer, graceful shutdown); handlers are plain functions
+//! run on the runtime's blocking pool; [`events`] pushes updates. The
+//! routes' state is shared read-only or owned by its mode's store; what the
+//! server promises is written down in `docs/server.md`.
 
 mod api;
 mod collect;
