@@ -182,6 +182,8 @@ def main():
               f" p99 {pct(all_lat, 99):.1f} ms")
         print(f"  state requests while engines think: {len(state_lat)}, p50 {pct(state_lat, 50):.1f} ms,"
               f" p99 {pct(state_lat, 99):.1f} ms")
+        crowd_lat = [x for c in clients for x in c.latencies]
+        print(f"  crowd requests: {len(crowd_lat)}, p50 {pct(crowd_lat, 50):.1f} ms, p99 {pct(crowd_lat, 99):.1f} ms")
         print(f"  acknowledged: {len(moves)} moves, {len(subs)} submissions; refused moves {acked['refused']};"
               f" errors {len(acked['errors'])}")
         for e in acked["errors"][:5]:
