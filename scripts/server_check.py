@@ -195,12 +195,23 @@ def sessions(port):
     check(ga["game"] != gb["game"], "two games")
     wait_for_engine(b)  # the engine opened b's game
     for _ in range(3):
+        # Both engines think at once.
         play_one(a, None)
-        wait_for_engine(a)
         play_one(b, None)
+        wait_for_engine(a)
         wait_for_engine(b)
+    # b's moves do not touch a's clock: while b plays, only a's own
+    # running side loses time.
+    t0, before = time.time(), a.call("GET", "/api/play/state")[1]
+    play_one(b, None)
+    wait_for_engine(b)
+    after, spent = a.call("GET", "/api/play/state")[1], (time.time() - t0) * 1000
+    ca, cb = before["clock"], after["clock"]
+    check(after["moves"] == before["moves"] and ca["running"] == cb["running"] == "white"
+          and ca["black_ms"] == cb["black_ms"] and 0 <= ca["white_ms"] - cb["white_ms"] <= spent + 50,
+          f"another session's moves leave this clock alone ({ca} -> {cb}, {spent:.0f} ms)")
     sa, sb = a.call("GET", "/api/play/state")[1], b.call("GET", "/api/play/state")[1]
-    check(len(sa["moves"]) == 6 and len(sb["moves"]) == 7, f"moves counted apart ({len(sa['moves'])}, {len(sb['moves'])})")
+    check(len(sa["moves"]) == 6 and len(sb["moves"]) == 9, f"moves counted apart ({len(sa['moves'])}, {len(sb['moves'])})")
     check(sa["person"] == "white" and sb["person"] == "black", "each game keeps its side")
     check(sa["clock"]["base_ms"] == 300000 and sb["clock"]["base_ms"] == 60000, "each game keeps its clock")
     # Undo in a: b untouched.
