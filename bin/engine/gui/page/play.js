@@ -66,7 +66,14 @@ function playListen() {
   for (const name of ["state", "game", "move", "clock", "end"]) {
     play.source.addEventListener(name, (ev) => {
       const reply = JSON.parse(ev.data);
-      if (reply && reply.game !== null) playShow(reply);
+      if (!reply || reply.game === null) return;
+      // In another mode the board is that mode's: keep the game for later
+      // (entering Play asks for it again anyway).
+      if (state.mode !== "play") {
+        play.game = reply;
+        return;
+      }
+      playShow(reply);
     });
   }
 }
