@@ -6,8 +6,8 @@ Usage: scripts/crowd_load.py ENGINE [--experts 50] [--tasks 10] [--threads 8]
 
 Starts the server on a fresh database, loads the thesis positions and the
 standard perft suite as the organiser, then runs the simulated experts at
-once, each on its own connection (reopened when the server closes it after
-a reply, as it does; the reconnect counts in the latency): join, then up
+once, each on its own connection (kept alive, or reopened when the server
+closes it; a reconnect counts in the latency): join, then up
 to --tasks times ask for the next position and submit a move set. The sets come from
 python-chess, not from the server: most experts submit every legal move;
 one in ten shares a misconception (no en passant, no castling), and any

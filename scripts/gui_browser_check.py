@@ -13,7 +13,9 @@ experts (one with a name that is HTML), each enters every legal move of each
 position until both are confirmed, and the leaderboard and the export are
 checked. Then Play mode: a short timed game against the engine (drag moves,
 SAN list, clocks, undo, looking back, an overlay, the downloaded PGN read
-back by python-chess). Expected move lists come from
+back by python-chess). Last, the two browser sessions play two games at
+once: each page shows only its own game, and the engine's moves arrive by
+the server's pushed events (no state requests while waiting). Expected move lists come from
 tests/data/thesis_positions.epd, not from the server under test.
 """
 import argparse
@@ -322,6 +324,59 @@ def play_a_game(page, downloads, shots):
         page.d.save_screenshot(str(shots / "play-resigned.png"))
 
 
+def state_requests(page):
+    """How many times the page has asked for the game's state."""
+    return page.d.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/play/state')).length")
+
+
+def drag_legal(page, candidates):
+    board = chess.Board()
+    for san in sans_shown(page):
+        board.push_san(san)
+    move = next(m for m in map(chess.Move.from_uci, candidates) if m in board.legal_moves)
+    page.drag(chess.square_name(move.from_square), chess.square_name(move.to_square))
+    return board.san(move)
+
+
+def two_games(page_a, page_b, shots):
+    """Two browser sessions, two games at once, each page its own."""
+    for page, color in ((page_a, "white"), (page_b, "black")):
+        page.el("#mode-play").click()
+        page.wait.until(lambda d: page.el("#play-setup").is_displayed())
+        Select(page.el("#play-color")).select_by_value(color)
+        Select(page.el("#play-strength")).select_by_value("movetime:100")
+        page.el("#play-new").click()
+        page.wait.until(lambda d: page.el("#play-game").is_displayed())
+    # Black's engine opens b's game; the move comes by event.
+    page_b.wait.until(lambda d: len(sans_shown(page_b)) == 1)
+    asked = (state_requests(page_a), state_requests(page_b))
+    for _ in range(3):
+        n_a, n_b = len(sans_shown(page_a)), len(sans_shown(page_b))
+        drag_legal(page_a, ["d2d4", "g1f3", "c2c4", "b1c3", "e2e3", "h2h3", "a2a3"])
+        drag_legal(page_b, ["d7d5", "g8f6", "e7e6", "c7c6", "b8d7", "h7h6", "a7a6"])
+        page_a.wait.until(lambda d: len(sans_shown(page_a)) == n_a + 2)
+        page_b.wait.until(lambda d: len(sans_shown(page_b)) == n_b + 2)
+    check((state_requests(page_a), state_requests(page_b)) == asked,
+          "the engine's moves arrived by pushed events, with no state requests")
+    games = [p.d.execute_script("return [play.game.game, play.game.person, play.source.readyState]")
+             for p in (page_a, page_b)]
+    check(games[0][0] != games[1][0] and games[0][1] == "white" and games[1][1] == "black"
+          and games[0][2] == games[1][2] == 1, f"two games, two open event streams: {games}")
+    a, b = sans_shown(page_a), sans_shown(page_b)
+    check(len(a) == 6 and len(b) == 7 and a[0] == "d4" and b[1] == "d5",
+          f"each page shows only its own game: {a} / {b}")
+    for page, sans in ((page_a, a), (page_b, b)):
+        board = chess.Board()
+        for san in sans:
+            board.push_san(san)
+        shown = page.d.execute_script("return play.game.position.fen").split()
+        check(shown[0] == board.board_fen(), "the board is the game's own position")
+    if shots:
+        page_a.d.save_screenshot(str(shots / "play-two-a.png"))
+        page_b.d.save_screenshot(str(shots / "play-two-b.png"))
+
+
 HOSTILE = "<img src=x onerror=window.pwned=1>"
 
 
@@ -455,6 +510,10 @@ def main():
         for who, d in (("first", driver), ("second", page_b.d)):
             errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
             check(not errors, f"no console errors in the {who} crowd session {errors}")
+        two_games(page, page_b, args.screenshots)
+        for who, d in (("first", driver), ("second", page_b.d)):
+            errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+            check(not errors, f"no console errors in the {who} Play session {errors}")
     finally:
         if second:
             second.quit()

@@ -164,12 +164,20 @@ fn illegal_moves_are_refused_with_their_reason() {
         (409, Some("it is the engine's move"))
     );
     for (setup, why) in [
-        (json!({"fen": "8/8/8 w - -"}), "expected 8 ranks"),
-        (json!({"color": "green"}), "color must be"),
-        (json!({"strength": "movetime:5"}), "strength must be"),
-        (json!({"base": -1}), "base must be"),
-        (json!({"inc": 61}), "inc must be"),
-        (json!({"chess960": 960}), "chess960 must be"),
+        (json!({"fen": "8/8/8 w - -"}), "field \"fen\""),
+        (
+            json!({"color": "green"}),
+            "field \"color\": unknown variant `green`",
+        ),
+        (
+            json!({"strength": "movetime:5"}),
+            "field \"strength\": strength must be",
+        ),
+        (json!({"base": -1}), "field \"base\": 0 to 10800 seconds"),
+        (json!({"inc": 61}), "field \"inc\": 0 to 60 seconds"),
+        (json!({"chess960": 960}), "field \"chess960\""),
+        (json!({"color": 5}), "field \"color\": invalid type"),
+        (json!({"colour": "black"}), "unknown field `colour`"),
         (json!({"chess960": 5, "fen": LADDER}), "not both"),
     ] {
         let (status, reply) = s.post("/api/play/new", &setup);

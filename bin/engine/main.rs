@@ -80,9 +80,13 @@ enum Cmd {
         /// the reverse proxy's `chess.example.org`.
         #[arg(long = "host")]
         hosts: Vec<String>,
-        /// Threads answering requests.
+        /// Connections to the crowd's database (its requests served at once).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// Engine searches run at once for all Play games (default: the
+        /// number of cores); more games wait for a free worker.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        engine_threads: Option<u32>,
         /// Position the page opens with (default: the start position).
         #[arg(long)]
         fen: Option<String>,
@@ -297,6 +301,7 @@ fn main() -> ExitCode {
             address,
             hosts,
             threads,
+            engine_threads,
             fen,
             cases,
             db,
@@ -307,6 +312,10 @@ fn main() -> ExitCode {
             port,
             hosts,
             threads: threads as usize,
+            engine_threads: engine_threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            ),
             fen,
             cases,
             crowd: gui::CrowdOptions {

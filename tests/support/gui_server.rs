@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// A running page server; killed when dropped, its files removed.
@@ -23,6 +24,10 @@ pub struct Server {
     pub cases: PathBuf,
     /// Leave the files behind when dropped (for a restart on them).
     pub keep: bool,
+    /// Play's session cookie (`pinmask_play=...`) once the server set it,
+    /// sent back as a browser does. (The crowd's token cookie is not kept:
+    /// its tests send their tokens themselves.)
+    pub cookies: Mutex<Vec<String>>,
 }
 
 impl Drop for Server {
@@ -88,6 +93,7 @@ pub fn start_on(db: PathBuf, cases: PathBuf) -> Server {
         db,
         cases,
         keep: false,
+        cookies: Mutex::new(Vec::new()),
     }
 }
 
@@ -165,11 +171,22 @@ impl Server {
         if !headers.iter().any(|h| h.starts_with("Host:")) {
             text += &format!("Host: 127.0.0.1:{}\r\n", self.port);
         }
+        let jar = self.cookies.lock().unwrap().join("; ");
+        if !jar.is_empty() && !headers.iter().any(|h| h.starts_with("Cookie:")) {
+            text += &format!("Cookie: {jar}\r\n");
+        }
         for h in headers {
             text += &format!("{h}\r\n");
         }
         text += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
-        raw(self.port, text.as_bytes())
+        let reply = raw(self.port, text.as_bytes());
+        if let Some(set) = reply.header("set-cookie") {
+            let pair = set.split(';').next().unwrap_or("").to_string();
+            if pair.starts_with("pinmask_play=") {
+                *self.cookies.lock().unwrap() = vec![pair];
+            }
+        }
+        reply
     }
 
     /// Status, content type and body of one request.

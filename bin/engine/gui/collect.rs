@@ -1,23 +1,24 @@
 //! The collect mode: one expert's list compared with the generator, and
 //! cases appended to the `--cases` file.
 
-use super::http::{json_body, param, Call, Reply, Router};
+use super::http::{param, Call, Reply, Router};
 use super::{api, position_param};
-use serde_json::{json, Value};
+use axum::http::Method;
+use serde::Deserialize;
+use serde_json::json;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use tiny_http::Method;
 
 /// Most claims a case may hold (a position has at most 218 legal moves).
 pub const MAX_CLAIMS: usize = 1000;
 
 /// Registers `GET /api/compare` and `POST /api/cases`.
 pub fn register(router: &mut Router, cases: Option<PathBuf>) {
-    router.add(Method::Get, "/api/compare", |call| {
-        let (pos, chess960) = position_param(call.params)?;
-        let claims: Vec<String> = param(call.params, "moves")
+    router.add(Method::GET, "/api/compare", |call| {
+        let (pos, chess960) = position_param(&call.params)?;
+        let claims: Vec<String> = param(&call.params, "moves")
             .unwrap_or("")
             .split([',', ' '])
             .filter(|m| !m.is_empty())
@@ -30,10 +31,20 @@ pub fn register(router: &mut Router, cases: Option<PathBuf>) {
     });
     // Appends from two threads must not interleave within a line.
     let file = Arc::new(Mutex::new(cases));
-    router.add(Method::Post, "/api/cases", move |call| {
+    router.add(Method::POST, "/api/cases", move |call| {
         let path = file.lock().unwrap_or_else(|e| e.into_inner());
         save_case(path.as_ref(), call)
     });
+}
+
+/// The body of `POST /api/cases`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseBody {
+    fen: String,
+    moves: Vec<String>,
+    #[serde(default)]
+    chess960: bool,
 }
 
 /// `POST /api/cases` with `{"fen": ..., "moves": [...]}`: judges the claims
@@ -45,14 +56,10 @@ fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
             "no cases file: start the page with `engine gui --cases FILE`",
         ));
     };
-    let body = json_body(call.request)?;
-    let fen = body
-        .get("fen")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Reply::error(400, "body needs \"fen\": a string"))?;
-    let moves = claims(&body)?;
-    let mut params = vec![("fen".to_string(), fen.to_string())];
-    if body.get("chess960").and_then(Value::as_bool) == Some(true) {
+    let body: CaseBody = call.json()?;
+    let moves = claims(&body.moves)?;
+    let mut params = vec![("fen".to_string(), body.fen)];
+    if body.chess960 {
         params.push(("chess960".to_string(), "1".to_string()));
     }
     let (pos, chess960) = position_param(&params)?;
@@ -76,22 +83,20 @@ fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
     Ok(Reply::json(reply))
 }
 
-/// The body's `"moves"`: a list of at most [`MAX_CLAIMS`] strings shaped like
-/// UCI moves (legal or not).
-pub fn claims(body: &Value) -> Result<Vec<String>, Reply> {
-    let claims = body
-        .get("moves")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Reply::error(400, "body needs \"moves\": a list of strings"))?;
-    if claims.len() > MAX_CLAIMS {
-        return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
+/// Claimed moves as a body gives them: at most [`MAX_CLAIMS`] strings
+/// shaped like UCI moves (legal or not).
+pub fn claims(given: &[String]) -> Result<Vec<String>, Reply> {
+    if given.len() > MAX_CLAIMS {
+        return Err(Reply::error(
+            400,
+            format!("field \"moves\": at most {MAX_CLAIMS} moves"),
+        ));
     }
-    let mut moves = Vec::with_capacity(claims.len());
-    for claim in claims {
-        match claim.as_str() {
-            Some(m) if api::looks_like_uci(m) => moves.push(m.to_string()),
-            _ => return Err(Reply::error(400, format!("not a UCI move: {claim}"))),
-        }
+    match given.iter().find(|m| !api::looks_like_uci(m)) {
+        Some(bad) => Err(Reply::error(
+            400,
+            format!("field \"moves\": not a UCI move: {bad:?}"),
+        )),
+        None => Ok(given.to_vec()),
     }
-    Ok(moves)
 }

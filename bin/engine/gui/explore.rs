@@ -3,13 +3,13 @@
 
 use super::http::{param, Reply, Router};
 use super::{api, position_param};
-use tiny_http::Method;
+use axum::http::Method;
 
 /// Registers `GET /api/divide`.
 pub fn register(router: &mut Router) {
-    router.add(Method::Get, "/api/divide", |call| {
-        let (pos, chess960) = position_param(call.params)?;
-        let depth = match param(call.params, "depth").unwrap_or("1").parse::<u32>() {
+    router.add(Method::GET, "/api/divide", |call| {
+        let (pos, chess960) = position_param(&call.params)?;
+        let depth = match param(&call.params, "depth").unwrap_or("1").parse::<u32>() {
             Ok(d @ 1..=3) => d,
             _ => return Err(Reply::error(400, "depth must be 1, 2 or 3")),
         };

@@ -1,12 +1,24 @@
-//! The HTTP edge of the board page: who may ask (Host and Origin), the
-//! routes each mode registers, query strings, bodies, and JSON replies.
+//! The HTTP edge of the board page: replies, what a handler is given (the
+//! headers, the query, the body read within its limits), typed JSON bodies,
+//! and the routes each mode registers.
+//!
+//! Handlers are plain synchronous functions (they read the database and
+//! take locks); each runs on tokio's blocking pool, so none holds up the
+//! runtime's threads. The connection handling (timeouts, closing, shutdown)
+//! is [`super::server`]'s.
 
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodFilter, MethodRouter};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use tiny_http::{Method, Request, StatusCode};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Largest request body we read (a case is a FEN and a few hundred moves).
-const MAX_BODY: u64 = 64 * 1024;
+pub const MAX_BODY: usize = 64 * 1024;
 
 /// A reply: status code, content type and body.
 #[derive(Debug)]
@@ -50,7 +62,7 @@ impl Reply {
         self
     }
 
-    /// A 4xx reply `{"error": message}`.
+    /// A 4xx or 5xx reply `{"error": message}`.
     pub fn error(status: u16, message: impl Into<String>) -> Reply {
         Reply::json_status(status, json!({ "error": message.into() }))
     }
@@ -64,191 +76,238 @@ impl Reply {
             headers: Vec::new(),
         }
     }
+}
 
-    /// Sends the reply and asks the client to close the connection; a client
-    /// gone away is no error of ours.
-    ///
-    /// `Connection: close` because `tiny_http` 0.12 runs each connection as
-    /// one task of its thread pool, and the pool can lose a wake-up: when two
-    /// connections arrive while an idle thread is still waking, the second is
-    /// queued although no thread will take it, and it waits until some
-    /// thread's connection ends. Kept-alive connections end only when the
-    /// client leaves (there is no idle timeout), so a browser could wait for
-    /// another browser to go. Closed after each reply, connections end within
-    /// milliseconds and a queued one is taken at once. `tiny_http` refuses a
-    /// `Connection` header in a `Response`, so the head is written here.
-    pub fn send(self, request: Request) {
-        let head_only = *request.method() == Method::Head;
-        let head = self.head();
-        let mut writer = request.into_writer();
-        let sent = writer
-            .write_all(head.as_bytes())
-            .and_then(|()| match head_only {
-                true => Ok(()),
-                false => writer.write_all(self.body.as_bytes()),
-            })
-            .and_then(|()| writer.flush());
-        if let Err(e) = sent {
-            log::debug!("reply not delivered: {e}");
-        }
-    }
-
-    /// The status line and headers of the reply, ending in the blank line.
-    fn head(&self) -> String {
-        let reason = StatusCode(self.status).default_reason_phrase();
-        let mut head = format!("HTTP/1.1 {} {reason}\r\n", self.status);
-        let fixed = [
-            ("Content-Type", self.content_type),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Cache-Control", "no-store"),
-            (
-                "Content-Security-Policy",
-                "default-src 'self'; style-src 'self'; img-src 'self' data:",
-            ),
-            ("Connection", "close"),
-        ];
-        let extra = self.headers.iter().map(|(n, v)| (*n, v.as_str()));
-        for (name, value) in fixed.into_iter().chain(extra) {
-            assert!(
-                !value.contains(['\r', '\n']),
-                "our header values are one line: {name}"
-            );
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-        head.push_str(&format!("Content-Length: {}\r\n\r\n", self.body.len()));
-        head
+/// The headers every reply carries: no sniffing, no caching, and the page's
+/// content security policy.
+pub fn secure_headers(headers: &mut HeaderMap) {
+    let fixed = [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::CACHE_CONTROL, "no-store"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; style-src 'self'; img-src 'self' data:",
+        ),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
     }
 }
 
-/// The value of request header `name`, if sent.
-pub fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
-/// The names this server answers to (`Host`) and the origins that may
-/// change things (`Origin` on anything but `GET`): both follow the address
-/// served, plus any host name given on the command line.
-pub struct Site {
-    hosts: Vec<String>,
-    origins: Vec<String>,
-}
-
-impl Site {
-    /// The site at `ip:port`: loopback also answers to `localhost`, and
-    /// `names` (host names with or without a port) are added for a server
-    /// behind a reverse proxy, which may speak https.
-    pub fn new(ip: std::net::IpAddr, port: u16, names: &[String]) -> Site {
-        let mut hosts = vec![match ip {
-            std::net::IpAddr::V6(v6) => format!("[{v6}]:{port}"),
-            v4 => format!("{v4}:{port}"),
-        }];
-        if ip.is_loopback() {
-            hosts.push(format!("localhost:{port}"));
-        }
-        let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
-        for name in names {
-            hosts.push(name.clone());
-            origins.push(format!("http://{name}"));
-            origins.push(format!("https://{name}"));
-        }
-        Site { hosts, origins }
-    }
-
-    /// Refuses requests a page from elsewhere could make: a `Host` we do not
-    /// serve (DNS rebinding), a write from a foreign `Origin`.
-    pub fn check(&self, request: &Request) -> Result<(), Reply> {
-        match header(request, "Host") {
-            Some(host) if self.hosts.iter().any(|h| h == host) => {}
-            Some(host) => return Err(Reply::error(403, format!("host {host:?} is not served"))),
-            None => return Err(Reply::error(403, "a Host header is required")),
-        }
-        if *request.method() != Method::Get && *request.method() != Method::Head {
-            if let Some(origin) = header(request, "Origin") {
-                if !self.origins.iter().any(|o| o == origin) {
-                    return Err(Reply::error(
-                        403,
-                        format!("origin {origin:?} may not change anything here"),
-                    ));
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, self.body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(self.content_type),
+        );
+        secure_headers(headers);
+        for (name, value) in self.headers {
+            match HeaderValue::from_str(&value) {
+                Ok(value) => {
+                    headers.append(name, value);
                 }
+                Err(_) => log::error!("header {name} not sent: not a header value"),
             }
         }
-        Ok(())
+        response
     }
 }
 
-/// What a handler gets: the request (for its headers and body) and the
-/// decoded query parameters.
-pub struct Call<'a> {
-    pub request: &'a mut Request,
-    pub params: &'a [(String, String)],
+/// What a handler gets: the headers, decoded query parameters and
+/// the body (at most [`MAX_BODY`] bytes, read in full before the handler runs).
+pub struct Call {
+    pub headers: HeaderMap,
+    pub params: Vec<(String, String)>,
+    pub body: Bytes,
+}
+
+impl Call {
+    /// The value of request header `name`, if sent as text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The value of cookie `name`, if the request carries it.
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        cookie(&self.headers, name)
+    }
+
+    /// The body as `T`: see [`parse_body`].
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, Reply> {
+        parse_body(&self.body)
+    }
+}
+
+/// The value of cookie `name` in `headers`, if sent.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// A JSON body read as `T` (a serde type that denies unknown fields): a body
+/// that is not JSON, not an object, has a field of the wrong type or an
+/// unknown field is a 400 whose `error` names what was wrong.
+pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, Reply> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| Reply::error(400, format!("the body is not JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(Reply::error(400, "the body must be a JSON object"));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = if path == "." {
+            inner.to_string()
+        } else {
+            format!("field \"{path}\": {inner}")
+        };
+        Reply::json_status(400, json!({ "error": message, "field": path }))
+    })
 }
 
 /// A route's handler; modes capture their own state in it.
-pub type Handler = Box<dyn Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync>;
+pub type Handler = Arc<dyn Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync>;
 
-/// The routes of every mode: exact paths, one handler per method.
+/// The routes of every mode: exact paths, one handler per method (a `GET`
+/// also answers `HEAD`), gathered into one axum router.
 #[derive(Default)]
 pub struct Router {
-    routes: Vec<(Method, &'static str, Handler)>,
+    routes: BTreeMap<&'static str, MethodRouter>,
+    taken: Vec<(Method, &'static str)>,
 }
 
 impl Router {
-    /// Adds `handler` for `method` on `path` (a `GET` also answers `HEAD`).
+    /// Adds the synchronous `handler` for `method` on `path`.
     pub fn add(
         &mut self,
         method: Method,
         path: &'static str,
         handler: impl Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync + 'static,
     ) {
-        assert!(
-            !self.routes.iter().any(|r| r.0 == method && r.1 == path),
-            "each route is registered once: {method} {path}"
+        let handler: Handler = Arc::new(handler);
+        let filter = MethodFilter::try_from(method.clone()).expect("our routes use plain methods");
+        self.add_async(
+            method,
+            path,
+            axum::routing::on(filter, move |request: Request<Body>| {
+                run(Arc::clone(&handler), request)
+            }),
         );
-        self.routes.push((method, path, Box::new(handler)));
     }
 
-    /// Answers `request`: its handler's reply, 404 for an unknown path and
-    /// 405 for a known path with a method it does not take.
-    pub fn dispatch(&self, request: &mut Request) -> Result<Reply, Reply> {
-        let (path, params) = split_url(request.url())?;
-        let method = match request.method() {
-            Method::Head => Method::Get,
-            m => m.clone(),
+    /// Adds an asynchronous route (an event stream) for `method` on `path`.
+    pub fn add_async(&mut self, method: Method, path: &'static str, route: MethodRouter) {
+        assert!(
+            !self.taken.iter().any(|(m, p)| *m == method && *p == path),
+            "each route is registered once: {method} {path}"
+        );
+        self.taken.push((method, path));
+        let entry = self.routes.remove(path);
+        let merged = match entry {
+            Some(existing) => existing.merge(route),
+            None => route,
         };
-        let mut known = false;
-        for (m, p, handler) in &self.routes {
-            if *p == path {
-                known = true;
-                if *m == method {
-                    return handler(&mut Call {
-                        request,
-                        params: &params,
-                    });
-                }
-            }
+        self.routes.insert(path, merged);
+    }
+
+    /// The axum router: our routes, a JSON 405 for a known path asked with
+    /// another method, and a JSON 404 for the rest.
+    pub fn build(self) -> axum::Router {
+        let mut router = axum::Router::new();
+        for (path, route) in self.routes {
+            router = router.route(
+                path,
+                route.fallback(move |method: Method| async move {
+                    Reply::error(405, format!("{method} is not allowed on {path}"))
+                }),
+            );
         }
-        let method = request.method();
-        Err(if known {
-            Reply::error(405, format!("{method} is not allowed on {path}"))
-        } else {
-            Reply::error(404, format!("no such page: {path}"))
+        router.fallback(|request: Request<Body>| async move {
+            Reply::error(404, format!("no such page: {}", request.uri().path()))
         })
     }
 }
 
-/// The path and the decoded query parameters of a request URL.
-pub fn split_url(url: &str) -> Result<(String, Vec<(String, String)>), Reply> {
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+/// Reads the request's query and body, then answers it with `handler` on the
+/// blocking pool. A panic in a handler is a 500; the server goes on.
+async fn run(handler: Handler, request: Request<Body>) -> Response {
+    let (parts, body) = request.into_parts();
+    let params = match split_query(parts.uri.query().unwrap_or("")) {
+        Ok(params) => params,
+        Err(reply) => return reply.into_response(),
+    };
+    let body = match read_body(&parts.headers, body).await {
+        Ok(body) => body,
+        Err(reply) => return reply.into_response(),
+    };
+    let mut call = Call {
+        headers: parts.headers,
+        params,
+        body,
+    };
+    let answer = tokio::task::spawn_blocking(move || handler(&mut call).unwrap_or_else(|e| e));
+    match answer.await {
+        Ok(reply) => reply,
+        Err(e) => {
+            log::error!("a request handler failed: {e}");
+            Reply::error(500, "internal error (logged)")
+        }
+    }
+    .into_response()
+}
+
+/// The body, at most [`MAX_BODY`] bytes: 413 beyond (the connection is then
+/// closed, so the rest of the body is never read as a request), 408 when it
+/// does not arrive within the server's body timeout.
+async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Reply> {
+    let too_large = || {
+        Reply::error(
+            413,
+            format!("request body too large (over {MAX_BODY} bytes)"),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return Err(too_large());
+    }
+    match Limited::new(body, MAX_BODY).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) => {
+            let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e.as_ref());
+            while let Some(err) = source {
+                if err.is::<LengthLimitError>() {
+                    return Err(too_large());
+                }
+                if err.is::<tower_http::timeout::TimeoutError>() {
+                    return Err(Reply::error(408, "the request body did not arrive in time"));
+                }
+                source = err.source();
+            }
+            Err(Reply::error(400, format!("could not read the body: {e}")))
+        }
+    }
+}
+
+/// The decoded parameters of a query string.
+pub fn split_query(query: &str) -> Result<Vec<(String, String)>, Reply> {
     let mut params = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         params.push((decode(k)?, decode(v)?));
     }
-    Ok((decode(path)?, params))
+    Ok(params)
 }
 
 /// Percent-decoding, with `+` as a space (as forms send it; FENs have no `+`).
@@ -286,33 +345,56 @@ pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> 
         .map(|(_, v)| v.as_str())
 }
 
-/// The value of cookie `name`, if the request carries it.
-pub fn cookie<'a>(request: &'a Request, name: &str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .filter(|h| h.field.equiv("Cookie"))
-        .flat_map(|h| h.value.as_str().split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
+/// The names this server answers to (`Host`) and the origins that may
+/// change things (`Origin` on anything but `GET`): both follow the address
+/// served, plus any host name given on the command line.
+pub struct Site {
+    hosts: Vec<String>,
+    origins: Vec<String>,
 }
 
-/// The request body parsed as JSON.
-pub fn json_body(request: &mut Request) -> Result<Value, Reply> {
-    if request.body_length().is_some_and(|n| n as u64 > MAX_BODY) {
-        return Err(Reply::error(413, "request body too large"));
+impl Site {
+    /// The site at `ip:port`: loopback also answers to `localhost`, and
+    /// `names` (host names with or without a port) are added for a server
+    /// behind a reverse proxy, which may speak https.
+    pub fn new(ip: std::net::IpAddr, port: u16, names: &[String]) -> Site {
+        let mut hosts = vec![match ip {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]:{port}"),
+            v4 => format!("{v4}:{port}"),
+        }];
+        if ip.is_loopback() {
+            hosts.push(format!("localhost:{port}"));
+        }
+        let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
+        for name in names {
+            hosts.push(name.clone());
+            origins.push(format!("http://{name}"));
+            origins.push(format!("https://{name}"));
+        }
+        Site { hosts, origins }
     }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| Reply::error(400, format!("could not read the body: {e}")))?;
-    if body.len() as u64 > MAX_BODY {
-        return Err(Reply::error(413, "request body too large"));
+
+    /// Refuses requests a page from elsewhere could make: a `Host` we do not
+    /// serve (DNS rebinding), a write from a foreign `Origin`.
+    pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), Reply> {
+        let text = |name| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}"));
+        match text(header::HOST) {
+            Some(host) if self.hosts.iter().any(|h| h == host) => {}
+            Some(host) => return Err(Reply::error(403, format!("host {host:?} is not served"))),
+            None => return Err(Reply::error(403, "a Host header is required")),
+        }
+        if *method != Method::GET && *method != Method::HEAD {
+            if let Some(origin) = text(header::ORIGIN) {
+                if !self.origins.iter().any(|o| o == origin) {
+                    return Err(Reply::error(
+                        403,
+                        format!("origin {origin:?} may not change anything here"),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
-    serde_json::from_slice(&body).map_err(|e| Reply::error(400, format!("body is not JSON: {e}")))
 }
 
 #[cfg(test)]
@@ -320,35 +402,90 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_reply_asks_the_client_to_close() {
-        let reply = Reply::error(404, "no such page: /x").with_header("Set-Cookie", "a=b".into());
-        let head = reply.head();
-        assert!(head.starts_with("HTTP/1.1 404 Not Found\r\n"), "{head}");
-        for line in [
-            "Content-Type: application/json",
-            "Connection: close",
-            "Set-Cookie: a=b",
-            "X-Content-Type-Options: nosniff",
-        ] {
-            assert!(
-                head.contains(&format!("\r\n{line}\r\n")),
-                "{line} in {head}"
-            );
-        }
-        let length = format!("\r\nContent-Length: {}\r\n\r\n", reply.body.len());
-        assert!(head.ends_with(&length), "{head}");
-    }
-
-    #[test]
     fn decodes_queries() {
-        let (path, params) = split_url("/api/position?fen=8%2F8+w&x=%E2%99%9A&flag").unwrap();
-        assert_eq!(path, "/api/position");
+        let params = split_query("fen=8%2F8+w&x=%E2%99%9A&flag").unwrap();
         assert_eq!(param(&params, "fen"), Some("8/8 w"));
         assert_eq!(param(&params, "x"), Some("♚"));
         assert_eq!(param(&params, "flag"), Some(""));
         assert_eq!(param(&params, "y"), None);
-        for bad in ["/?fen=%", "/?fen=%4", "/?fen=%zz", "/?fen=%ff"] {
-            assert_eq!(split_url(bad).err().map(|r| r.status), Some(400), "{bad}");
+        for bad in ["fen=%", "fen=%4", "fen=%zz", "fen=%ff"] {
+            assert_eq!(split_query(bad).err().map(|r| r.status), Some(400), "{bad}");
         }
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Sample {
+        name: String,
+        count: Option<u32>,
+    }
+
+    #[test]
+    fn typed_bodies_name_the_field() {
+        let ok: Sample = parse_body(br#"{"name": "a", "count": 3}"#).unwrap();
+        assert_eq!((ok.name.as_str(), ok.count), ("a", Some(3)));
+        let cases: [(&[u8], &str); 6] = [
+            (br#"{"name": 5}"#, "field \"name\": invalid type"),
+            (
+                br#"{"name": "a", "count": "3"}"#,
+                "field \"count\": invalid type",
+            ),
+            (br#"{"name": "a", "colour": 1}"#, "unknown field `colour`"),
+            (br#"[1, 2]"#, "the body must be a JSON object"),
+            (b"null", "the body must be a JSON object"),
+            (b"{", "the body is not JSON"),
+        ];
+        for (body, expected) in cases {
+            let e = parse_body::<Sample>(body).unwrap_err();
+            assert_eq!(e.status, 400);
+            let reply: Value = serde_json::from_str(&e.body).unwrap();
+            let error = reply["error"].as_str().unwrap();
+            assert!(error.contains(expected), "{expected} in {error}");
+        }
+        let missing = parse_body::<Sample>(b"{}").unwrap_err();
+        assert!(
+            missing.body.contains("missing field `name`"),
+            "{}",
+            missing.body
+        );
+    }
+
+    #[test]
+    fn hosts_follow_the_address_served() {
+        let lan = Site::new(
+            [192, 168, 1, 5].into(),
+            8960,
+            &["chess.example.org".to_string()],
+        );
+        let ask = |host: &str, origin: Option<&str>| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+            if let Some(o) = origin {
+                headers.insert(header::ORIGIN, HeaderValue::from_str(o).unwrap());
+            }
+            lan.check(&Method::POST, &headers).map_err(|e| e.status)
+        };
+        assert_eq!(ask("192.168.1.5:8960", None), Ok(()));
+        assert_eq!(
+            ask("chess.example.org", Some("https://chess.example.org")),
+            Ok(())
+        );
+        assert_eq!(ask("localhost:8960", None), Err(403), "not loopback");
+        assert_eq!(ask("127.0.0.1:8960", None), Err(403));
+        assert_eq!(
+            ask("192.168.1.5:8960", Some("http://evil.example")),
+            Err(403)
+        );
+        let local = Site::new([127, 0, 0, 1].into(), 80, &[]);
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("localhost:80"));
+        assert!(local.check(&Method::GET, &headers).is_ok());
+        assert_eq!(
+            local
+                .check(&Method::GET, &HeaderMap::new())
+                .map_err(|e| e.status),
+            Err(403)
+        );
     }
 }

@@ -5,17 +5,25 @@
 //! here; the server is a thin JSON layer over `movegen`. Each mode of the
 //! page is a module that registers its routes on one [`http::Router`]:
 //! `collect` (one expert's list against the generator), `explore` (the
-//! bitboards) and `crowd` (many experts, agreement, a database). A pool of
-//! threads answers requests concurrently; the routes' state is shared
-//! read-only or owned by the crowd's store.
+//! bitboards), `crowd` (many experts, agreement, a database) and `play`
+//! (a game per browser against the engine). [`server`] owns the
+//! connections (hyper on a tokio runtime built here only, timeouts, the
+//! Host and Origin layer, graceful shutdown); handlers are plain functions
+//! run on the runtime's blocking pool; [`events`] pushes updates. The
+//! routes' state is shared read-only or owned by its mode's store; what the
+//! server promises is written down in `docs/server.md`.
 
 mod api;
 mod collect;
 mod crowd;
+mod db;
+mod events;
 mod explore;
 mod http;
 mod play;
+mod server;
 
+use axum::http::Method;
 use http::{param, Reply, Router, Site};
 use movegen::Position;
 use serde_json::json;
@@ -23,7 +31,7 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tiny_http::{Method, Request, Server};
+use tokio::sync::watch;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -35,6 +43,7 @@ pub struct Options {
     pub port: u16,
     pub hosts: Vec<String>,
     pub threads: usize,
+    pub engine_threads: usize,
     pub fen: Option<String>,
     pub cases: Option<PathBuf>,
     pub crowd: crowd::Options,
@@ -45,27 +54,62 @@ pub use crowd::Options as CrowdOptions;
 /// The crowd's database file when none is named: in the working directory.
 pub const DEFAULT_DB: &str = "pinmask-crowd.sqlite";
 
-/// Serves the page until the process is stopped.
+/// Serves the page until Ctrl-C or SIGTERM, then shuts down cleanly.
+///
+/// The tokio runtime is built here, so the engine's other commands never
+/// start one.
 pub fn run(options: Options) -> Result<(), String> {
     let start = match &options.fen {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?,
         None => Position::startpos(),
     };
-    let crowd = Arc::new(crowd::Crowd::open(&options.crowd, options.threads)?);
-    let server = Server::http((options.address, options.port))
+    // Handlers run on tokio's blocking pool (up to its default of 512
+    // threads): a request waiting for the database holds a thread, never
+    // the way of a request that does not touch it.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("gui")
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    let writer = db::Writer::default();
+    let crowd = Arc::new(crowd::Crowd::open(
+        &options.crowd,
+        options.threads,
+        writer.clone(),
+    )?);
+    let play = play::Play::open(&options.crowd.db, options.engine_threads, writer)?;
+    let served = runtime.block_on(serve(options, start, Arc::clone(&crowd), Arc::clone(&play)));
+    // Handlers still running on the blocking pool finish their writes here.
+    drop(runtime);
+    play.close();
+    match Arc::try_unwrap(crowd) {
+        Ok(crowd) => crowd.close(),
+        Err(_) => log::warn!("the crowd's database is still in use at exit"),
+    }
+    served
+}
+
+async fn serve(
+    options: Options,
+    start: Position,
+    crowd: Arc<crowd::Crowd>,
+    play: Arc<play::Play>,
+) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind((options.address, options.port))
+        .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.address, options.port))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .ok_or("the server has no TCP address")?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no TCP address: {e}"))?;
     let site = Site::new(addr.ip(), addr.port(), &options.hosts);
+    let (closing_tx, closing) = watch::channel(false);
     let mut router = Router::default();
     let cases_file = options.cases.as_ref().map(|p| p.display().to_string());
     page_routes(&mut router, start.fen(api::is_chess960(&start)), cases_file);
     collect::register(&mut router, options.cases);
     explore::register(&mut router);
-    crowd::register(&mut router, Arc::clone(&crowd));
-    play::register(&mut router);
+    crowd::register(&mut router, Arc::clone(&crowd), closing.clone());
+    play::register(&mut router, Arc::clone(&play), closing.clone());
     let host = match addr.ip() {
         IpAddr::V6(v6) => format!("[{v6}]"),
         v4 => v4.to_string(),
@@ -81,42 +125,10 @@ pub fn run(options: Options) -> Result<(), String> {
     if let Err(e) = out.write_all(banner.as_bytes()).and_then(|()| out.flush()) {
         log::warn!("cannot print the start-up lines: {e}");
     }
-    let server = Arc::new(server);
-    let shared = Arc::new((site, router));
-    let workers: Vec<_> = (0..options.threads)
-        .map(|_| {
-            let server = Arc::clone(&server);
-            let shared = Arc::clone(&shared);
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    handle(&shared.0, &shared.1, request);
-                }
-            })
-        })
-        .collect();
-    for worker in workers {
-        let _ = worker.join();
-    }
-    Err("server stopped".to_string())
-}
-
-fn handle(site: &Site, router: &Router, mut request: Request) {
-    let reply = answer(site, router, &mut request);
-    if reply.status >= 400 {
-        log::info!("{} {} -> {}", request.method(), request.url(), reply.status);
-    }
-    reply.send(request);
-}
-
-/// The reply to `request`: a bug in a handler (a panic) becomes a 500, and
-/// the thread goes on to the next request.
-fn answer(site: &Site, router: &Router, request: &mut Request) -> Reply {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        site.check(request)
-            .and_then(|()| router.dispatch(request))
-            .unwrap_or_else(|e| e)
-    }))
-    .unwrap_or_else(|_| Reply::error(500, "internal error (logged)"))
+    tokio::spawn(server::signals(closing_tx));
+    let app = server::layered(router.build(), site);
+    server::serve(listener, app, closing).await;
+    Ok(())
 }
 
 /// The page's files and the routes every mode reads: positions, random
@@ -129,23 +141,23 @@ fn page_routes(router: &mut Router, start_fen: String, cases_file: Option<String
         ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
     ];
     for (path, kind, body) in files {
-        router.add(Method::Get, path, move |_| Ok(Reply::file(kind, body)));
+        router.add(Method::GET, path, move |_| Ok(Reply::file(kind, body)));
     }
-    router.add(Method::Get, "/api/config", move |_| {
+    router.add(Method::GET, "/api/config", move |_| {
         Ok(Reply::json(
             json!({ "start_fen": start_fen, "cases_file": cases_file }),
         ))
     });
-    router.add(Method::Get, "/api/position", |call| {
-        let (pos, chess960) = position_param(call.params)?;
+    router.add(Method::GET, "/api/position", |call| {
+        let (pos, chess960) = position_param(&call.params)?;
         Ok(Reply::json(api::position(&pos, chess960)))
     });
-    router.add(Method::Get, "/api/random", |call| {
-        let plies = match param(call.params, "plies").unwrap_or("16").parse::<u32>() {
+    router.add(Method::GET, "/api/random", |call| {
+        let plies = match param(&call.params, "plies").unwrap_or("16").parse::<u32>() {
             Ok(p @ 0..=400) => p,
             _ => return Err(Reply::error(400, "plies must be 0 to 400")),
         };
-        let seed = match param(call.params, "seed") {
+        let seed = match param(&call.params, "seed") {
             Some(s) => s
                 .parse::<u64>()
                 .map_err(|_| Reply::error(400, "seed must be a number"))?,
@@ -156,7 +168,7 @@ fn page_routes(router: &mut Router, start_fen: String, cases_file: Option<String
             false,
         )))
     });
-    router.add(Method::Get, "/api/suites", |_| {
+    router.add(Method::GET, "/api/suites", |_| {
         Ok(Reply::json(api::suites()))
     });
 }
@@ -176,78 +188,4 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tiny_http::{Header, TestRequest};
-
-    fn request(method: Method, path: &str) -> Request {
-        TestRequest::new()
-            .with_method(method)
-            .with_path(path)
-            .with_header(Header::from_bytes("Host", "127.0.0.1:80").unwrap())
-            .into()
-    }
-
-    #[test]
-    fn a_panicking_handler_is_a_500_and_the_router_goes_on() {
-        let site = Site::new([127, 0, 0, 1].into(), 80, &[]);
-        let mut router = Router::default();
-        router.add(Method::Get, "/bug", |_| panic!("a bug in a handler"));
-        router.add(Method::Get, "/fine", |_| {
-            Ok(Reply::json(json!({"ok": true})))
-        });
-        let bug = answer(&site, &router, &mut request(Method::Get, "/bug"));
-        assert_eq!(bug.status, 500);
-        assert!(bug.body.contains("internal error"));
-        let fine = answer(&site, &router, &mut request(Method::Get, "/fine"));
-        assert_eq!((fine.status, fine.body.as_str()), (200, r#"{"ok":true}"#));
-        let head = answer(&site, &router, &mut request(Method::Head, "/fine"));
-        assert_eq!(head.status, 200, "HEAD is answered as GET");
-        assert_eq!(
-            answer(&site, &router, &mut request(Method::Post, "/fine")).status,
-            405
-        );
-        assert_eq!(
-            answer(&site, &router, &mut request(Method::Get, "/none")).status,
-            404
-        );
-    }
-
-    #[test]
-    fn hosts_follow_the_address_served() {
-        let lan = Site::new(
-            [192, 168, 1, 5].into(),
-            8960,
-            &["chess.example.org".to_string()],
-        );
-        let ask = |host: &str, origin: Option<&str>| {
-            let mut r = TestRequest::new()
-                .with_method(Method::Post)
-                .with_path("/x")
-                .with_header(Header::from_bytes("Host", host).unwrap());
-            if let Some(o) = origin {
-                r = r.with_header(Header::from_bytes("Origin", o).unwrap());
-            }
-            lan.check(&r.into()).map_err(|e| e.status)
-        };
-        assert_eq!(ask("192.168.1.5:8960", None), Ok(()));
-        assert_eq!(
-            ask("chess.example.org", Some("https://chess.example.org")),
-            Ok(())
-        );
-        assert_eq!(ask("localhost:8960", None), Err(403), "not loopback");
-        assert_eq!(ask("127.0.0.1:8960", None), Err(403));
-        assert_eq!(
-            ask("192.168.1.5:8960", Some("http://evil.example")),
-            Err(403)
-        );
-        let local = Site::new([127, 0, 0, 1].into(), 80, &[]);
-        let r: Request = TestRequest::new()
-            .with_header(Header::from_bytes("Host", "localhost:80").unwrap())
-            .into();
-        assert!(local.check(&r).is_ok());
-    }
 }

@@ -18,12 +18,14 @@ pub use routes::register;
 mod store;
 mod token;
 
-use super::http::{cookie, header, Reply};
+use super::db::Writer;
+use super::events::Pushed;
+use super::http::{Call, Reply};
 use agree::MoveSet;
 use movegen::Position;
 use std::path::{Path, PathBuf};
 use store::{Store, StoreError};
-use tiny_http::Request;
+use tokio::sync::watch;
 
 /// The cookie that carries an expert's token for the page.
 const COOKIE: &str = "pinmask_crowd";
@@ -40,12 +42,26 @@ pub struct Options {
     pub organiser_token_file: Option<PathBuf>,
 }
 
-/// The crowd mode's state: the store, K, and the organiser's token hash.
+/// The crowd mode's state: the store, K, the organiser's token hash, and
+/// the leaderboard pushed to pages.
 pub struct Crowd {
     store: Store,
     k: usize,
     organiser: token::TokenHash,
     organiser_line: String,
+    /// Bumped by every change the leaderboard shows.
+    changed: watch::Sender<u64>,
+    /// The leaderboard as last pushed.
+    board: watch::Sender<Pushed>,
+}
+
+/// Who a request's token belongs to.
+#[derive(Debug, PartialEq)]
+enum Who {
+    /// An expert: id and name.
+    Expert(i64, String),
+    /// The organiser.
+    Organiser,
 }
 
 impl Crowd {
@@ -54,8 +70,8 @@ impl Crowd {
     ///
     /// # Errors
     /// When the database or the token file cannot be used.
-    pub fn open(options: &Options, threads: usize) -> Result<Crowd, String> {
-        let store = Store::open(&options.db, threads)?;
+    pub fn open(options: &Options, threads: usize, writer: Writer) -> Result<Crowd, String> {
+        let store = Store::open(&options.db, threads, writer)?;
         let (secret, line) = match &options.organiser_token_file {
             Some(path) => (
                 token_from_file(path)?,
@@ -67,12 +83,28 @@ impl Crowd {
                 (secret, line)
             }
         };
+        let empty = Pushed {
+            name: "leaderboard",
+            data: "null".into(),
+        };
         Ok(Crowd {
             store,
             k: options.agree,
             organiser: token::hash(&secret),
             organiser_line: line,
+            changed: watch::Sender::new(0),
+            board: watch::Sender::new(empty),
         })
+    }
+
+    /// Closes the database's connections.
+    pub fn close(self) {
+        self.store.shut();
+    }
+
+    /// Tells the leaderboard's pusher that something it shows changed.
+    fn touch(&self) {
+        self.changed.send_modify(|n| *n += 1);
     }
 
     /// The start-up line that tells the organiser their token.
@@ -80,19 +112,22 @@ impl Crowd {
         &self.organiser_line
     }
 
-    /// The expert a request's token (bearer, else cookie) belongs to: id
-    /// and name.
-    fn expert(&self, request: &Request) -> Result<(i64, String), Reply> {
-        let given = bearer(request)
-            .or_else(|| cookie(request, COOKIE))
-            .ok_or_else(|| Reply::error(401, "no token: join first"))?;
+    /// Who the request's token (bearer, else the cookie) belongs to; `None`
+    /// without a token.
+    ///
+    /// # Errors
+    /// 401 for a token that is not valid (any shape, forged or unknown).
+    fn who(&self, call: &Call) -> Result<Option<Who>, Reply> {
+        let Some(given) = bearer(call).or_else(|| call.cookie(COOKIE)) else {
+            return Ok(None);
+        };
         let invalid = || Reply::error(401, "the token is not valid: join again");
         let (id, secret) = token::parse(given).ok_or_else(invalid)?;
         if id == ORGANISER {
-            return Err(Reply::error(
-                403,
-                "the organiser's token is not an expert's: join as an expert",
-            ));
+            return match token::matches(secret, &self.organiser) {
+                true => Ok(Some(Who::Organiser)),
+                false => Err(invalid()),
+            };
         }
         let id: i64 = id.parse().map_err(|_| invalid())?;
         let (name, stored) = self
@@ -100,38 +135,41 @@ impl Crowd {
             .expert(id)
             .map_err(store_error)?
             .ok_or_else(invalid)?;
-        if token::matches(secret, &stored) {
-            Ok((id, name))
-        } else {
-            Err(invalid())
+        match token::matches(secret, &stored) {
+            true => Ok(Some(Who::Expert(id, name))),
+            false => Err(invalid()),
         }
     }
 
-    /// Whether the request carries any token (bearer or cookie).
-    fn has_token(&self, request: &Request) -> bool {
-        bearer(request).is_some() || cookie(request, COOKIE).is_some()
+    /// The expert a request's token belongs to: id and name. No token or
+    /// an invalid one is 401; the organiser's token is 403.
+    fn expert(&self, call: &Call) -> Result<(i64, String), Reply> {
+        match self.who(call)? {
+            Some(Who::Expert(id, name)) => Ok((id, name)),
+            Some(Who::Organiser) => Err(Reply::error(
+                403,
+                "the organiser's token is not an expert's: join as an expert",
+            )),
+            None => Err(Reply::error(401, "no token: join first")),
+        }
     }
 
-    /// Refuses a request without the organiser's bearer token.
-    fn organiser(&self, request: &Request) -> Result<(), Reply> {
-        let given = bearer(request).ok_or_else(|| {
-            Reply::error(
+    /// Refuses a request without the organiser's token: none or an invalid
+    /// one is 401, an expert's is 403.
+    fn organiser(&self, call: &Call) -> Result<(), Reply> {
+        match self.who(call)? {
+            Some(Who::Organiser) => Ok(()),
+            Some(Who::Expert(..)) => Err(Reply::error(403, "only the organiser may do this")),
+            None => Err(Reply::error(
                 401,
                 "the organiser's token is required (Authorization: Bearer)",
-            )
-        })?;
-        match token::parse(given) {
-            Some((ORGANISER, secret)) if token::matches(secret, &self.organiser) => Ok(()),
-            Some((ORGANISER, _)) | None => {
-                Err(Reply::error(401, "the organiser's token is not valid"))
-            }
-            Some(_) => Err(Reply::error(403, "only the organiser may do this")),
+            )),
         }
     }
 }
 
-fn bearer(request: &Request) -> Option<&str> {
-    header(request, "Authorization")?
+fn bearer(call: &Call) -> Option<&str> {
+    call.header("Authorization")?
         .strip_prefix("Bearer ")
         .map(str::trim)
 }

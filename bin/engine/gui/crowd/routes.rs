@@ -4,14 +4,18 @@
 
 use super::agree::{self, Difference, Status};
 use super::store::Task;
-use super::{legal, normalise, store_error, token, Crowd, COOKIE};
+use super::{legal, normalise, store_error, token, Crowd, Who, COOKIE};
 use crate::gui::api;
 use crate::gui::collect::claims;
-use crate::gui::http::{json_body, Call, Reply, Router};
+use crate::gui::events::{self, Pushed};
+use crate::gui::http::{Call, Reply, Router};
+use axum::http::Method;
 use movegen::Position;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use tiny_http::Method;
+use std::time::Duration;
+use tokio::sync::watch;
 
 /// Longest display name, in characters.
 const MAX_NAME: usize = 40;
@@ -19,17 +23,53 @@ const MAX_NAME: usize = 40;
 const MAX_LOAD: usize = 2000;
 /// Longest FEN accepted.
 const MAX_FEN: usize = 120;
+/// Shortest time between two pushed leaderboards (a burst of submissions
+/// is one push).
+const PUSH_EVERY: Duration = Duration::from_millis(250);
+
+/// The body of `POST /api/crowd/join`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    name: String,
+}
+
+/// The body of `POST /api/crowd/submit`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubmitBody {
+    task: i64,
+    moves: Vec<String>,
+}
+
+/// The body of `POST /api/crowd/close`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CloseBody {
+    task: i64,
+}
+
+/// The body of `POST /api/crowd/tasks`: one of `suite`, `fens`, `epd`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoadBody {
+    suite: Option<String>,
+    fens: Option<Vec<String>>,
+    epd: Option<String>,
+    #[serde(default)]
+    chess960: bool,
+}
 
 /// Registers the crowd's page files and routes, each route with its own
 /// handle on `crowd`.
-pub fn register(router: &mut Router, crowd: Arc<Crowd>) {
-    router.add(Method::Get, "/crowd.js", |_| {
+pub fn register(router: &mut Router, crowd: Arc<Crowd>, closing: watch::Receiver<bool>) {
+    router.add(Method::GET, "/crowd.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
             include_str!("../page/crowd.js"),
         ))
     });
-    router.add(Method::Get, "/crowd.css", |_| {
+    router.add(Method::GET, "/crowd.css", |_| {
         Ok(Reply::file(
             "text/css; charset=utf-8",
             include_str!("../page/crowd.css"),
@@ -37,31 +77,55 @@ pub fn register(router: &mut Router, crowd: Arc<Crowd>) {
     });
     type Route = fn(&Crowd, &mut Call) -> Result<Reply, Reply>;
     let routes: [(Method, &'static str, Route); 9] = [
-        (Method::Post, "/api/crowd/join", join),
-        (Method::Get, "/api/crowd/me", me),
-        (Method::Post, "/api/crowd/next", next),
-        (Method::Post, "/api/crowd/submit", submit),
-        (Method::Get, "/api/crowd/leaderboard", leaderboard),
-        (Method::Post, "/api/crowd/tasks", load),
-        (Method::Get, "/api/crowd/tasks", tasks),
-        (Method::Post, "/api/crowd/close", close),
-        (Method::Get, "/api/crowd/export", export),
+        (Method::POST, "/api/crowd/join", join),
+        (Method::GET, "/api/crowd/me", me),
+        (Method::POST, "/api/crowd/next", next),
+        (Method::POST, "/api/crowd/submit", submit),
+        (Method::GET, "/api/crowd/leaderboard", leaderboard),
+        (Method::POST, "/api/crowd/tasks", load),
+        (Method::GET, "/api/crowd/tasks", tasks),
+        (Method::POST, "/api/crowd/close", close),
+        (Method::GET, "/api/crowd/export", export),
     ];
     for (method, path, route) in routes {
         let crowd = Arc::clone(&crowd);
         router.add(method, path, move |call| route(&crowd, call));
+    }
+    let board = crowd.board.subscribe();
+    router.add_async(
+        Method::GET,
+        "/api/crowd/events",
+        axum::routing::get(move || {
+            let (board, closing) = (board.clone(), closing.clone());
+            async move { events::stream(board, closing) }
+        }),
+    );
+    tokio::spawn(push_leaderboard(crowd));
+}
+
+/// Pushes the leaderboard to the pages' event streams after each change,
+/// at most once every [`PUSH_EVERY`]; ends when the crowd is dropped.
+async fn push_leaderboard(crowd: Arc<Crowd>) {
+    let mut changed = crowd.changed.subscribe();
+    changed.mark_changed();
+    while changed.changed().await.is_ok() {
+        let board = Arc::clone(&crowd);
+        match tokio::task::spawn_blocking(move || leaderboard_json(&board)).await {
+            Ok(Ok(value)) => {
+                crowd.board.send_replace(Pushed::new("leaderboard", &value));
+            }
+            Ok(Err(reply)) => log::warn!("leaderboard not pushed: {}", reply.body),
+            Err(e) => log::error!("leaderboard not pushed: {e}"),
+        }
+        tokio::time::sleep(PUSH_EVERY).await;
     }
 }
 
 /// `POST /api/crowd/join {"name"}`: a new expert, its token in the reply and
 /// in an HttpOnly cookie.
 fn join(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let body = json_body(call.request)?;
-    let name = body
-        .get("name")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .ok_or_else(|| Reply::error(400, "body needs \"name\": a string"))?;
+    let body: JoinBody = call.json()?;
+    let name = body.name.trim();
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME {
         return Err(Reply::error(
@@ -81,6 +145,7 @@ fn join(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
         .join(name, &token::hash(&secret))
         .map_err(store_error)?;
     let token = format!("{id}.{secret}");
+    crowd.touch();
     Ok(
         Reply::json(json!({ "id": id, "name": name, "token": token })).with_header(
             "Set-Cookie",
@@ -89,21 +154,24 @@ fn join(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
     )
 }
 
-/// `GET /api/crowd/me`: who the token belongs to (`null` without a token:
-/// the page asks before joining), and the rules in force.
+/// `GET /api/crowd/me`: who the token belongs to (`expert` is `null`
+/// without a token, as the page asks before joining, and for the
+/// organiser), and the rules in force.
 fn me(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let expert = if crowd.has_token(call.request) {
-        let (id, name) = crowd.expert(call.request)?;
-        json!({ "id": id, "name": name })
-    } else {
-        Value::Null
+    let who = crowd.who(call)?;
+    let expert = match &who {
+        Some(Who::Expert(id, name)) => json!({ "id": id, "name": name }),
+        _ => Value::Null,
     };
-    Ok(Reply::json(json!({ "expert": expert, "agree": crowd.k })))
+    let organiser = who == Some(Who::Organiser);
+    Ok(Reply::json(
+        json!({ "expert": expert, "organiser": organiser, "agree": crowd.k }),
+    ))
 }
 
 /// `POST /api/crowd/next`: the task to do next, or `null` when none is left.
 fn next(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let (id, _) = crowd.expert(call.request)?;
+    let (id, _) = crowd.expert(call)?;
     let task = crowd.store.next_task(id).map_err(store_error)?;
     let task = match task {
         None => Value::Null,
@@ -120,13 +188,10 @@ fn next(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 
 /// `POST /api/crowd/submit {"task", "moves"}`: an expert's final set.
 fn submit(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let (expert, _) = crowd.expert(call.request)?;
-    let body = json_body(call.request)?;
-    let id = body
-        .get("task")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| Reply::error(400, "body needs \"task\": a task id"))?;
-    let moves = claims(&body)?;
+    let (expert, _) = crowd.expert(call)?;
+    let body: SubmitBody = call.json()?;
+    let id = body.task;
+    let moves = claims(&body.moves)?;
     let task = crowd.store.task(id).map_err(store_error)?;
     let task = task.ok_or_else(|| Reply::error(404, "no such task"))?;
     let pos = Position::from_fen(&task.fen)
@@ -137,6 +202,7 @@ fn submit(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
         .store
         .submit(expert, id, &set, &legal, crowd.k)
         .map_err(store_error)?;
+    crowd.touch();
     let score = agree::Score::of(&set, &legal);
     Ok(Reply::json(json!({
         "task": id,
@@ -151,6 +217,11 @@ fn submit(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 /// `GET /api/crowd/leaderboard`: every expert's totals, ranked, and how
 /// many tasks stand where.
 fn leaderboard(crowd: &Crowd, _: &mut Call) -> Result<Reply, Reply> {
+    leaderboard_json(crowd).map(Reply::json)
+}
+
+/// The leaderboard's JSON (also pushed as the `leaderboard` event).
+fn leaderboard_json(crowd: &Crowd) -> Result<Value, Reply> {
     let rows = crowd.store.standings().map_err(store_error)?;
     let rows: Vec<Value> = rows
         .iter()
@@ -165,47 +236,42 @@ fn leaderboard(crowd: &Crowd, _: &mut Call) -> Result<Reply, Reply> {
         .collect();
     let counts = crowd.store.task_counts().map_err(store_error)?;
     let count = |status| counts.iter().find(|c| c.0 == status).map_or(0, |c| c.1);
-    Ok(Reply::json(json!({
+    Ok(json!({
         "agree": crowd.k,
         "experts": rows,
         "tasks": {
             "open": count(Status::Open), "confirmed": count(Status::Confirmed),
             "flagged": count(Status::Flagged), "closed": count(Status::Closed),
         },
-    })))
+    }))
 }
 
 /// `POST /api/crowd/tasks` (organiser): `{"suite": name}`, `{"fens": [...]}`
 /// or `{"epd": text}` (one position per line, the FEN before the first `;`).
 /// All or nothing: one bad FEN refuses the lot.
 fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call.request)?;
-    let body = json_body(call.request)?;
-    let force960 = body.get("chess960").and_then(Value::as_bool) == Some(true);
-    let (fens, suite960): (Vec<String>, bool) = if let Some(name) = body.get("suite") {
-        let name = name.as_str().unwrap_or("");
-        let (text, chess960) = api::suite(name).ok_or_else(|| {
-            Reply::error(
+    crowd.organiser(call)?;
+    let body: LoadBody = call.json()?;
+    let (fens, suite960): (Vec<String>, bool) = match (body.suite, body.fens, body.epd) {
+        (Some(name), None, None) => {
+            let (text, chess960) = api::suite(&name).ok_or_else(|| {
+                Reply::error(
+                    400,
+                    format!("field \"suite\": no suite {name:?}: thesis, standard or chess960"),
+                )
+            })?;
+            (epd_fens(text), chess960)
+        }
+        (None, Some(fens), None) => (fens, false),
+        (None, None, Some(text)) => (epd_fens(&text), false),
+        _ => {
+            return Err(Reply::error(
                 400,
-                format!("no suite {name:?}: thesis, standard or chess960"),
-            )
-        })?;
-        (epd_fens(text), chess960)
-    } else if let Some(list) = body.get("fens").and_then(Value::as_array) {
-        let fens = list.iter().map(|f| f.as_str().map(String::from));
-        let fens: Option<Vec<String>> = fens.collect();
-        (
-            fens.ok_or_else(|| Reply::error(400, "\"fens\" must be strings"))?,
-            false,
-        )
-    } else if let Some(text) = body.get("epd").and_then(Value::as_str) {
-        (epd_fens(text), false)
-    } else {
-        return Err(Reply::error(
-            400,
-            "body needs \"suite\", \"fens\" or \"epd\"",
-        ));
+                "the body needs one of \"suite\", \"fens\" or \"epd\"",
+            ))
+        }
     };
+    let force960 = body.chess960;
     if fens.is_empty() || fens.len() > MAX_LOAD {
         return Err(Reply::error(
             400,
@@ -227,6 +293,7 @@ fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
         tasks.push((pos.fen(chess960), chess960));
     }
     let added = crowd.store.add_tasks(&tasks).map_err(store_error)?;
+    crowd.touch();
     Ok(Reply::json(json!({ "added": added, "given": tasks.len() })))
 }
 
@@ -272,7 +339,7 @@ fn task_json(task: &Task) -> Value {
 
 /// `GET /api/crowd/tasks` (organiser): every task and where it stands.
 fn tasks(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call.request)?;
+    crowd.organiser(call)?;
     let tasks = crowd.store.tasks().map_err(store_error)?;
     let list: Vec<Value> = tasks.iter().map(task_json).collect();
     Ok(Reply::json(json!({ "agree": crowd.k, "tasks": list })))
@@ -280,20 +347,17 @@ fn tasks(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 
 /// `POST /api/crowd/close {"task"}` (organiser): stop serving an open task.
 fn close(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call.request)?;
-    let body = json_body(call.request)?;
-    let id = body
-        .get("task")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| Reply::error(400, "body needs \"task\": a task id"))?;
-    let task = crowd.store.close(id).map_err(store_error)?;
+    crowd.organiser(call)?;
+    let body: CloseBody = call.json()?;
+    let task = crowd.store.close(body.task).map_err(store_error)?;
+    crowd.touch();
     Ok(Reply::json(task_json(&task)))
 }
 
 /// `GET /api/crowd/export` (organiser): the confirmed and flagged tasks as
 /// EPD lines (see [`agree::export_line`]).
 fn export(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call.request)?;
+    crowd.organiser(call)?;
     let tasks = crowd.store.tasks().map_err(store_error)?;
     let mut text = String::new();
     for task in &tasks {

@@ -12,7 +12,6 @@ use super::agree::{self, Difference, MoveSet, Score, Standing, Status};
 use crossbeam_channel::{Receiver, Sender};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
-use std::time::Duration;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS experts (
@@ -90,6 +89,7 @@ pub struct Task {
 pub struct Store {
     give: Sender<Connection>,
     take: Receiver<Connection>,
+    writer: Writer,
 }
 
 /// A borrowed connection, returned to the pool when dropped.
@@ -124,22 +124,8 @@ impl Drop for Lease<'_> {
     }
 }
 
-fn connect(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    Ok(conn)
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+pub use crate::gui::db::now_ms;
+use crate::gui::db::{connect, Writer};
 
 impl Store {
     /// Opens (creating if needed) the database at `path` with `connections`
@@ -147,7 +133,7 @@ impl Store {
     ///
     /// # Errors
     /// When the file cannot be opened or is not a database of ours.
-    pub fn open(path: &Path, connections: usize) -> Result<Store, String> {
+    pub fn open(path: &Path, connections: usize, writer: Writer) -> Result<Store, String> {
         let fail = |e: rusqlite::Error| format!("cannot open database {}: {e}", path.display());
         let first = connect(path).map_err(fail)?;
         first.execute_batch(SCHEMA).map_err(fail)?;
@@ -157,7 +143,18 @@ impl Store {
             give.send(connect(path).map_err(fail)?)
                 .expect("the pool's receiver is held here");
         }
-        Ok(Store { give, take })
+        Ok(Store { give, take, writer })
+    }
+
+    /// Closes every connection (the last one to close checkpoints the
+    /// write-ahead log into the database file).
+    pub fn shut(self) {
+        drop(self.give);
+        for conn in self.take.try_iter() {
+            if let Err((_, e)) = conn.close() {
+                log::warn!("closing the crowd's database: {e}");
+            }
+        }
     }
 
     fn lease(&self) -> Lease<'_> {
@@ -174,6 +171,7 @@ impl Store {
     /// Adds an expert and returns its id.
     pub fn join(&self, name: &str, token_hash: &[u8]) -> Result<i64, StoreError> {
         let conn = self.lease();
+        let _turn = self.writer.turn();
         conn.execute(
             "INSERT INTO experts (name, token_hash, joined_ms) VALUES (?1, ?2, ?3)",
             params![name, token_hash, now_ms()],
@@ -198,6 +196,7 @@ impl Store {
     /// already there is skipped. Returns how many were new.
     pub fn add_tasks(&self, tasks: &[(String, bool)]) -> Result<usize, StoreError> {
         let mut conn = self.lease();
+        let _turn = self.writer.turn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut added = 0;
         {
@@ -218,6 +217,7 @@ impl Store {
     /// experts that this one has not seen (recorded as served now).
     pub fn next_task(&self, expert: i64) -> Result<Option<Task>, StoreError> {
         let mut conn = self.lease();
+        let _turn = self.writer.turn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let pending: Option<i64> = tx
             .query_row(
@@ -275,6 +275,7 @@ impl Store {
         k: usize,
     ) -> Result<Task, StoreError> {
         let mut conn = self.lease();
+        let _turn = self.writer.turn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let status: Option<String> = tx
             .query_row("SELECT status FROM tasks WHERE id = ?1", [task], |r| {
@@ -331,6 +332,7 @@ impl Store {
     /// Closes an open task; an agreed or closed one keeps its status.
     pub fn close(&self, task: i64) -> Result<Task, StoreError> {
         let mut conn = self.lease();
+        let _turn = self.writer.turn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "UPDATE tasks SET status = 'closed' WHERE id = ?1 AND status = 'open'",

@@ -3,7 +3,7 @@
 // shown with textContent, never as HTML.
 "use strict";
 
-const crowd = { me: null, task: null, k: 2 };
+const crowd = { me: null, task: null, k: 2, source: null };
 
 modeHooks.crowd = {
   claims: "crowd-claims",
@@ -11,6 +11,14 @@ modeHooks.crowd = {
     // Back in this mode: the board shows the task again.
     if (crowd.task && (!state.pos || state.pos.fen !== crowd.task.position.fen)) setPosition(crowd.task.position);
     refreshBoard();
+    // The server pushes the leaderboard after every change.
+    if (!crowd.source) {
+      crowd.source = new EventSource("/api/crowd/events");
+      crowd.source.addEventListener("leaderboard", (ev) => {
+        const board = JSON.parse(ev.data);
+        if (board) showBoard(board);
+      });
+    }
   },
 };
 
@@ -91,7 +99,14 @@ async function crowdSubmit() {
 
 async function refreshBoard() {
   try {
-    const r = await crowdApi("/api/crowd/leaderboard");
+    showBoard(await crowdApi("/api/crowd/leaderboard"));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function showBoard(r) {
+  {
     crowd.k = r.agree;
     $("crowd-k").textContent = r.agree;
     const t = r.tasks;
@@ -104,8 +119,6 @@ async function refreshBoard() {
       if (crowd.me && e.name === crowd.me.name) row.className = "me";
       body.appendChild(row);
     }
-  } catch (e) {
-    showError(e.message);
   }
 }
 

@@ -1,6 +1,7 @@
 // Play mode: a game against the engine. The server keeps the game, the
 // clock and the rules (legal moves, SAN, how a game ends); this file shows
-// them, sends the person's moves and asks again while the engine thinks.
+// them, sends the person's moves, and listens for the server's pushed
+// events (the engine's move, its clock starting, the end of the game).
 "use strict";
 
 const play = {
@@ -10,7 +11,7 @@ const play = {
   view: null,       // ply shown while looking back (null: the game)
   flip: false,      // the person turned the board round
   overlay: "none",
-  poll: 0,          // timer asking for the engine's move
+  source: null,     // the EventSource of this browser's game
   tick: 0,          // timer redrawing the clocks
 };
 
@@ -42,6 +43,8 @@ async function playRequest(path, body) {
   try {
     const reply = await api(path, options);
     if (seq === play.seq) playShow(reply);
+    // A first game brings a new session cookie: listen under it.
+    if (path === "/api/play/new" || (playLive() && !play.source)) playListen();
     showError("");
   } catch (e) {
     showError(e.message);
@@ -54,6 +57,25 @@ modeHooks.play = { enter: () => playEnter() };
 function playEnter() {
   state.selected = null;
   playRequest("/api/play/state");
+}
+
+// The server pushes the game's state (every event carries all of it).
+function playListen() {
+  if (play.source) play.source.close();
+  play.source = new EventSource("/api/play/events");
+  for (const name of ["state", "game", "move", "clock", "end"]) {
+    play.source.addEventListener(name, (ev) => {
+      const reply = JSON.parse(ev.data);
+      if (!reply || reply.game === null) return;
+      // In another mode the board is that mode's: keep the game for later
+      // (entering Play asks for it again anyway).
+      if (state.mode !== "play") {
+        play.game = reply;
+        return;
+      }
+      playShow(reply);
+    });
+  }
 }
 
 function playMove(uci) { playRequest("/api/play/move", { move: uci }); }
@@ -73,13 +95,14 @@ function playNew(ev) {
 }
 
 function playShow(reply) {
+  // A reply and a pushed event can cross: never go back to an older state.
+  if (play.game && play.game.game === reply.game && reply.version < play.game.version) return;
   // Looking back stays on its position while the game goes on.
   const same = play.game && play.game.game === reply.game;
   const looking = same && play.view !== null && play.view < reply.moves.length;
   play.game = reply;
   play.fetched = performance.now();
   if (!looking) play.view = null;
-  clearTimeout(play.poll);
   $("play-game").hidden = !playLive();
   if (!playLive()) {
     render();
@@ -92,7 +115,6 @@ function playShow(reply) {
   render();
   renderPlayMoves();
   renderClocks();
-  if (reply.thinking) play.poll = setTimeout(() => playRequest("/api/play/state"), 150);
 }
 
 // The person's colour at the bottom, unless they flipped the board.
@@ -127,6 +149,8 @@ function playStatus() {
     now = g.end.reason === "time" && !g.end.winner
       ? "<b>Draw (1/2-1/2): a flag fell, but the other side has only its king.</b>"
       : `<b>${winner} (${g.end.result}) by ${g.end.reason}.</b>`;
+  } else if (g.waiting) {
+    now = "<b>The engine waits for a free worker (its clock is stopped)\u2026</b>";
   } else if (g.thinking) {
     now = "<b>The engine is thinking\u2026</b>";
   } else {

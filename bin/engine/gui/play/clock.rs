@@ -32,6 +32,23 @@ impl Clock {
         }
     }
 
+    /// A clock as stored: what each side had left, the running side's
+    /// clock starting again at `now`.
+    pub fn resume(
+        base: Duration,
+        inc: Duration,
+        left: [Duration; 2],
+        running: Option<Color>,
+        now: Instant,
+    ) -> Clock {
+        Clock {
+            base,
+            inc,
+            left,
+            running: running.map(|side| (side, now)),
+        }
+    }
+
     /// Time `side` has left at `now`.
     pub fn left(&self, side: Color, now: Instant) -> Duration {
         let stored = self.left[side.index()];

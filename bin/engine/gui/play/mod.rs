@@ -1,188 +1,505 @@
-//! Play mode: a game against the engine, with a clock, SAN, undo and PGN.
+//! Play mode: games against the engine, one per browser, with a clock, SAN,
+//! undo and PGN.
 //!
-//! The HTTP thread owns the game; the engine's search runs as a job on its
-//! own thread ([`job`]). The page asks for the game's state while the engine
-//! thinks, and each request first takes in the engine's move if its search
-//! has ended (charging the engine's clock up to the instant the search
-//! returned, not the instant the page asked) and checks for a fallen flag.
+//! Each browser gets a session cookie (random, HttpOnly, SameSite=Strict)
+//! when it starts its first game; its game is a [`seat::Seat`] behind its
+//! own lock, so two people never see or touch each other's game. The
+//! engine's searches for every game run on one bounded [`pool::Pool`]; a
+//! dispatcher thread takes the pool's reports and applies them to their
+//! seats. Every change is written to the database before it is answered or
+//! pushed (Server-Sent Events, `GET /api/play/events`), so a restarted
+//! server resumes every game.
 
 mod clock;
-mod job;
 mod pgn;
+mod pool;
+mod seat;
 mod session;
+mod store;
 
 use super::api;
-use super::http::{json_body, Reply, Router};
-use job::{Job, Thinker};
+use super::db::{now_ms, Writer};
+use super::events;
+use super::http::{cookie, Call, Reply, Router};
+use axum::http::{HeaderMap, Method};
+use axum::response::IntoResponse;
 use movegen::{Color, Position};
-use serde_json::{json, Value};
-use session::{End, Reason, Session, Setup, Strength};
-use std::sync::{Arc, Mutex, PoisonError};
+use pool::{Pool, Report};
+use seat::Seat;
+use serde::Deserialize;
+use serde_json::json;
+use session::{Setup, Strength};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tiny_http::{Method, Request};
+use store::GameStore;
+use tokio::sync::watch;
 
 /// Longest base time a clock may have (three hours).
 const MAX_BASE: Duration = Duration::from_secs(3 * 3600);
 /// Largest increment (one minute).
 const MAX_INC: Duration = Duration::from_secs(60);
+/// The cookie that names a browser's session.
+const COOKIE: &str = "pinmask_play";
+/// A game nobody has asked about for this long is forgotten.
+pub const IDLE_LIMIT: Duration = Duration::from_secs(24 * 3600);
+/// Most games kept; a new session beyond it replaces the longest idle game.
+pub const MAX_GAMES: usize = 1000;
 
-/// The game on the page and the engine that plays it.
+/// Every seat, the engine's pool and the games' table.
 pub struct Play {
-    session: Option<Session>,
-    game_id: u64,
-    thinker: Thinker,
-    /// The engine's last completed depth for the current game.
-    last_info: Option<search::SearchInfo>,
-    /// An internal error of the engine in the current game.
-    engine_error: Option<String>,
+    seats: RwLock<HashMap<Arc<str>, Arc<Mutex<Seat>>>>,
+    pool: Mutex<Option<Pool>>,
+    store: Mutex<Option<GameStore>>,
+    next_game: AtomicU64,
+    dispatcher: Mutex<Option<JoinHandle<()>>>,
+    /// The runtime that runs the flag timers (set when the routes are).
+    runtime: Mutex<Option<tokio::runtime::Handle>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic inside a request is answered 500; what it held stays usable.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Play {
-    /// No game yet; the engine thread is started.
-    pub fn new() -> Play {
-        Play {
-            session: None,
-            game_id: 0,
-            thinker: Thinker::start(),
-            last_info: None,
-            engine_error: None,
+    /// Opens the games' table in `db`, resumes every stored game (their
+    /// clocks start again now) and starts `engine_threads` engine workers.
+    ///
+    /// # Errors
+    /// When the database cannot be opened.
+    pub fn open(db: &Path, engine_threads: usize, writer: Writer) -> Result<Arc<Play>, String> {
+        let store = GameStore::open(db, writer)?;
+        let saved = store
+            .load()
+            .map_err(|e| format!("cannot read the games in {}: {e}", db.display()))?;
+        let now = Instant::now();
+        let mut seats = HashMap::new();
+        let mut last_game = 0;
+        for row in &saved {
+            match Seat::restore(row, now) {
+                Ok(seat) => {
+                    last_game = last_game.max(row.game);
+                    seats.insert(Arc::clone(&seat.key), Arc::new(Mutex::new(seat)));
+                }
+                Err(e) => {
+                    log::warn!("stored game {} dropped: {e}", row.game);
+                    let _ = store.delete(&row.session);
+                }
+            }
+        }
+        let (reports, queue) = crossbeam_channel::unbounded();
+        let play = Arc::new(Play {
+            seats: RwLock::new(seats),
+            pool: Mutex::new(Some(Pool::start(engine_threads, reports))),
+            store: Mutex::new(Some(store)),
+            next_game: AtomicU64::new(last_game + 1),
+            dispatcher: Mutex::new(None),
+            runtime: Mutex::new(None),
+        });
+        play.expire(now_ms(), false);
+        for seat in play.all_seats() {
+            let mut seat = lock(&seat);
+            play.queue_engine(&mut seat, now);
+        }
+        let owner = Arc::clone(&play);
+        let dispatcher = std::thread::Builder::new()
+            .name("play-dispatch".into())
+            .spawn(move || {
+                for report in queue {
+                    owner.apply(report);
+                }
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        *lock(&play.dispatcher) = Some(dispatcher);
+        Ok(play)
+    }
+
+    /// Stops every search, saves every game with its clocks as they stand
+    /// (they resume when the server starts again) and closes the table.
+    pub fn close(&self) {
+        for seat in self.all_seats() {
+            lock(&seat).stop_job();
+        }
+        if let Some(pool) = lock(&self.pool).take() {
+            pool.shutdown();
+        }
+        if let Some(dispatcher) = lock(&self.dispatcher).take() {
+            let _ = dispatcher.join();
+        }
+        let now = Instant::now();
+        for seat in self.all_seats() {
+            let seat = lock(&seat);
+            if let Err(e) = self.save(&seat, now) {
+                log::warn!("game not saved at shutdown: {}", e.body);
+            }
+        }
+        if let Some(store) = lock(&self.store).take() {
+            store.close();
+        }
+    }
+
+    fn all_seats(&self) -> Vec<Arc<Mutex<Seat>>> {
+        let seats = self.seats.read().unwrap_or_else(PoisonError::into_inner);
+        seats.values().cloned().collect()
+    }
+
+    fn seat(&self, key: &str) -> Option<Arc<Mutex<Seat>>> {
+        let seats = self.seats.read().unwrap_or_else(PoisonError::into_inner);
+        seats.get(key).cloned()
+    }
+
+    /// The seat named by the request's cookie, if it is one of ours.
+    fn seat_of(&self, headers: &HeaderMap) -> Option<Arc<Mutex<Seat>>> {
+        self.seat(cookie(headers, COOKIE)?)
+    }
+
+    fn queue_engine(&self, seat: &mut Seat, now: Instant) {
+        if let Some(pool) = lock(&self.pool).as_ref() {
+            seat.queue_engine(pool, now);
+        }
+    }
+
+    /// Writes the seat's row.
+    fn save(&self, seat: &Seat, now: Instant) -> Result<(), Reply> {
+        let store = lock(&self.store);
+        let Some(store) = store.as_ref() else {
+            return Err(Reply::error(503, "the server is shutting down"));
+        };
+        store.save(&seat.saved(now)).map_err(|e| {
+            log::error!("database: {e}");
+            Reply::error(503, "the game could not be saved: try again")
+        })
+    }
+
+    /// Saves the changed seat and pushes its state as event `name`; a
+    /// running clock of the person gets a timer for its flag.
+    fn changed(
+        self: &Arc<Play>,
+        seat: &mut Seat,
+        name: &'static str,
+        now: Instant,
+    ) -> Result<(), Reply> {
+        self.save(seat, now)?;
+        seat.push(name, now);
+        self.watch_flag(seat, now);
+        Ok(())
+    }
+
+    /// At the instant the person's flag would fall, checks it: a fallen
+    /// flag ends the game and is pushed without the page asking. A timer
+    /// made stale by a move only checks a flag that has not fallen.
+    fn watch_flag(self: &Arc<Play>, seat: &Seat, now: Instant) {
+        let (Some(deadline), Some(runtime)) =
+            (seat.flag_deadline(now), lock(&self.runtime).clone())
+        else {
+            return;
+        };
+        let (play, key) = (Arc::clone(self), Arc::clone(&seat.key));
+        runtime.spawn(async move {
+            tokio::time::sleep_until((deadline + Duration::from_millis(5)).into()).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                let Some(seat) = play.seat(&key) else { return };
+                let mut seat = lock(&seat);
+                let now = Instant::now();
+                if seat.refresh(now) {
+                    if let Err(e) = play.changed(&mut seat, "end", now) {
+                        log::warn!("a flag fall not saved: {}", e.body);
+                    }
+                }
+            })
+            .await;
+        });
+    }
+
+    /// Applies a worker's report to its seat, saves and pushes.
+    fn apply(self: &Arc<Play>, report: Report) {
+        let key = match &report {
+            Report::Started { seat, .. } => Arc::clone(seat),
+            Report::Done(done) => Arc::clone(&done.seat),
+        };
+        let Some(seat) = self.seat(&key) else {
+            return;
+        };
+        let mut seat = lock(&seat);
+        let now = Instant::now();
+        let event = match report {
+            Report::Started { id, at, .. } => seat.started(id, at).then_some("clock"),
+            Report::Done(done) => seat.finished(done, now),
+        };
+        if let Some(name) = event {
+            if let Err(e) = self.changed(&mut seat, name, now) {
+                log::warn!("engine's move not saved: {}", e.body);
+            }
+        }
+    }
+
+    /// Forgets games idle longer than [`IDLE_LIMIT`], and with `room` the
+    /// longest idle ones until a new game fits under [`MAX_GAMES`].
+    fn expire(&self, now_ms: i64, room: bool) {
+        let limit = now_ms - IDLE_LIMIT.as_millis() as i64;
+        let mut gone = Vec::new();
+        {
+            let mut seats = self.seats.write().unwrap_or_else(PoisonError::into_inner);
+            let mut by_age: Vec<(i64, Arc<str>)> = seats
+                .iter()
+                .map(|(k, s)| (lock(s).touched_ms, Arc::clone(k)))
+                .collect();
+            by_age.sort();
+            let keep = if room { MAX_GAMES - 1 } else { MAX_GAMES };
+            let excess = by_age.len().saturating_sub(keep);
+            for (k, (touched, key)) in by_age.into_iter().enumerate() {
+                if touched < limit || k < excess {
+                    gone.extend(seats.remove(&key));
+                }
+            }
+        }
+        for seat in gone {
+            let mut seat = lock(&seat);
+            seat.stop_job();
+            if let Some(store) = lock(&self.store).as_ref() {
+                if let Err(e) = store.delete(&seat.key) {
+                    log::warn!("expired game not deleted: {e}");
+                }
+            }
         }
     }
 }
 
-/// Play mode's requests: `GET` reads, `POST` acts.
-const ROUTES: [(bool, &str); 6] = [
-    (false, "/api/play/state"),
-    (false, "/api/play/pgn"),
-    (true, "/api/play/new"),
-    (true, "/api/play/move"),
-    (true, "/api/play/undo"),
-    (true, "/api/play/resign"),
-];
+/// The body of `POST /api/play/new`; every field may be left out.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NewBody {
+    fen: Option<String>,
+    chess960: Option<u32>,
+    color: Option<SideChoice>,
+    strength: Option<String>,
+    base: Option<f64>,
+    inc: Option<f64>,
+}
 
-/// Registers Play mode's script and routes. The game and its engine are
-/// one value behind one lock: requests from the server's threads take turns
-/// with it, and none waits for a search (that runs on the engine's thread).
-pub fn register(router: &mut Router) {
-    router.add(Method::Get, "/play.js", |_| {
+/// The person's side as `POST /api/play/new` asks for it.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum SideChoice {
+    White,
+    Black,
+    Random,
+}
+
+/// The body of `POST /api/play/move`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// The body of `POST /api/play/undo` and `/resign`: nothing (or `{}`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoBody {}
+
+fn no_body(call: &Call) -> Result<(), Reply> {
+    if !call.body.iter().all(u8::is_ascii_whitespace) {
+        call.json::<NoBody>()?;
+    }
+    Ok(())
+}
+
+/// Registers Play mode's script, its routes and its event stream.
+pub fn register(router: &mut Router, play: Arc<Play>, closing: watch::Receiver<bool>) {
+    *lock(&play.runtime) = tokio::runtime::Handle::try_current().ok();
+    let now = Instant::now();
+    for seat in play.all_seats() {
+        play.watch_flag(&lock(&seat), now);
+    }
+    router.add(Method::GET, "/play.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
             include_str!("../page/play.js"),
         ))
     });
-    let play = Arc::new(Mutex::new(Play::new()));
-    for (post, path) in ROUTES {
+    let routes: [(Method, &str); 6] = [
+        (Method::GET, "/api/play/state"),
+        (Method::GET, "/api/play/pgn"),
+        (Method::POST, "/api/play/new"),
+        (Method::POST, "/api/play/move"),
+        (Method::POST, "/api/play/undo"),
+        (Method::POST, "/api/play/resign"),
+    ];
+    for (method, path) in routes {
         let play = Arc::clone(&play);
-        let method = if post { Method::Post } else { Method::Get };
-        router.add(method, path, move |call| {
-            // A panic inside a request is answered 500 by the server; the
-            // game it held stays usable.
-            let mut play = play.lock().unwrap_or_else(PoisonError::into_inner);
-            respond(&mut play, path, call.request)
-        });
+        router.add(method, path, move |call| respond(&play, path, call));
     }
+    router.add_async(
+        Method::GET,
+        "/api/play/events",
+        axum::routing::get(move |headers: HeaderMap| {
+            let (play, closing) = (Arc::clone(&play), closing.clone());
+            async move {
+                match play.seat_of(&headers) {
+                    Some(seat) => events::stream(lock(&seat).subscribe(Instant::now()), closing),
+                    None => no_game().into_response(),
+                }
+            }
+        }),
+    );
 }
 
-/// Answers a request on one of [`ROUTES`] (the router checked the method).
-fn respond(play: &mut Play, path: &str, request: &mut Request) -> Result<Reply, Reply> {
+fn no_game() -> Reply {
+    Reply::error(409, "no game: start one with POST /api/play/new")
+}
+
+/// Answers a request on one of Play's routes (the router checked the method).
+fn respond(play: &Arc<Play>, path: &str, call: &mut Call) -> Result<Reply, Reply> {
     let now = Instant::now();
-    play.refresh(now);
-    match path {
-        "/api/play/state" => Ok(Reply::json(play.state(now))),
-        "/api/play/pgn" => play.pgn().map(|text| Reply {
-            content_type: "application/x-chess-pgn; charset=utf-8",
-            ..Reply::text(text)
-        }),
-        "/api/play/new" => {
-            let setup = setup(&json_body(request)?)?;
-            play.new_game(setup, now);
-            Ok(Reply::json(play.state(now)))
-        }
-        "/api/play/move" => {
-            let body = json_body(request)?;
-            let text = body
-                .get("move")
-                .and_then(Value::as_str)
-                .ok_or_else(|| Reply::error(400, "body needs \"move\": a UCI move"))?;
-            play.person_move(text, now)?;
-            Ok(Reply::json(play.state(now)))
-        }
-        "/api/play/undo" => {
-            let session = play.session_mut()?;
-            session.undo(now).map_err(|e| Reply::error(409, e))?;
-            play.thinker.stop();
-            Ok(Reply::json(play.state(now)))
-        }
-        "/api/play/resign" => {
-            let session = play.session_mut()?;
-            if session.end.is_some() {
-                return Err(Reply::error(409, "the game is over"));
-            }
-            session.resign(now);
-            play.thinker.stop();
-            Ok(Reply::json(play.state(now)))
-        }
-        _ => Err(Reply::error(404, format!("no such page: {path}"))),
+    if path == "/api/play/new" {
+        return new_game(play, call, now);
     }
+    let Some(seat) = play.seat_of(&call.headers) else {
+        return match path {
+            "/api/play/state" => Ok(Reply::json(json!({ "game": null }))),
+            _ => Err(no_game()),
+        };
+    };
+    let mut seat = lock(&seat);
+    seat.touched_ms = now_ms();
+    let mut event = seat.refresh(now).then_some("end");
+    let reply = match path {
+        "/api/play/state" => Ok(()),
+        "/api/play/pgn" => {
+            return Ok(Reply {
+                content_type: "application/x-chess-pgn; charset=utf-8",
+                ..Reply::text(seat.pgn())
+            })
+        }
+        "/api/play/move" => call
+            .json::<MoveBody>()
+            .and_then(|body| seat.person_move(&body.mv, now))
+            .map(|()| event = Some("move")),
+        "/api/play/undo" => no_body(call)
+            .and_then(|()| seat.undo(now))
+            .map(|()| event = Some("game")),
+        "/api/play/resign" => no_body(call)
+            .and_then(|()| seat.resign(now))
+            .map(|()| event = Some("end")),
+        _ => Err(Reply::error(404, format!("no such page: {path}"))),
+    };
+    if let Some(name) = event {
+        play.queue_engine(&mut seat, now);
+        play.changed(&mut seat, name, now)?;
+    }
+    reply.map(|()| Reply::json(seat.state(now)))
+}
+
+/// `POST /api/play/new`: replaces the session's game, or starts the first
+/// one under a new session cookie.
+fn new_game(play: &Arc<Play>, call: &mut Call, now: Instant) -> Result<Reply, Reply> {
+    let body: NewBody = if call.body.iter().all(u8::is_ascii_whitespace) {
+        NewBody::default()
+    } else {
+        call.json()?
+    };
+    let setup = setup(body)?;
+    let game_id = play.next_game.fetch_add(1, Ordering::Relaxed);
+    if let Some(seat) = play.seat_of(&call.headers) {
+        let mut seat = lock(&seat);
+        seat.touched_ms = now_ms();
+        seat.replace(setup, game_id, now);
+        play.queue_engine(&mut seat, now);
+        play.changed(&mut seat, "game", now)?;
+        return Ok(Reply::json(seat.state(now)));
+    }
+    let key: Arc<str> = session_id()?.into();
+    play.expire(now_ms(), true);
+    // In the map before the engine's job is queued: the worker's reports
+    // (a mate in one is found in a millisecond) must find their seat.
+    let seat = Arc::new(Mutex::new(Seat::new(
+        Arc::clone(&key),
+        setup,
+        game_id,
+        now,
+        now_ms(),
+    )));
+    play.seats
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(Arc::clone(&key), Arc::clone(&seat));
+    let mut seat = lock(&seat);
+    play.queue_engine(&mut seat, now);
+    play.save(&seat, now)?;
+    play.watch_flag(&seat, now);
+    let state = seat.state(now);
+    Ok(Reply::json(state).with_header(
+        "Set-Cookie",
+        format!("{COOKIE}={key}; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
+    ))
+}
+
+/// A fresh session id: 32 bytes from the OS random source, in hex.
+fn session_id() -> Result<String, Reply> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        log::error!("no random bytes for a session: {e}");
+        Reply::error(500, "no random bytes for a session (logged)")
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The set-up a `POST /api/play/new` body asks for.
-fn setup(body: &Value) -> Result<Setup, Reply> {
-    let bad = |m: String| Reply::error(400, m);
-    let fen = match body.get("fen") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(fen)) => Some(fen),
-        Some(_) => return Err(bad("\"fen\" must be a string".into())),
+fn setup(body: NewBody) -> Result<Setup, Reply> {
+    let bad = |field: &str, m: String| {
+        Reply::json_status(
+            400,
+            json!({ "error": format!("field \"{field}\": {m}"), "field": field }),
+        )
     };
-    let number = match body.get("chess960") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .and_then(Position::chess960)
-                .ok_or_else(|| bad("chess960 must be a start position number, 0 to 959".into()))?,
+    let number = match body.chess960 {
+        None => None,
+        Some(n) => Some(
+            Position::chess960(n)
+                .ok_or_else(|| bad("chess960", "a start position number is 0 to 959".into()))?,
         ),
     };
-    let start = match (fen, number) {
-        (Some(_), Some(_)) => return Err(bad("give a fen or a chess960 number, not both".into())),
-        (Some(fen), None) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
+    let start = match (body.fen, number) {
+        (Some(_), Some(_)) => {
+            return Err(Reply::error(
+                400,
+                "give a fen or a chess960 number, not both",
+            ))
+        }
+        (Some(fen), None) => Position::from_fen(&fen).map_err(|e| bad("fen", e.to_string()))?,
         (None, Some(pos)) => pos,
         (None, None) => Position::startpos(),
     };
-    let person = match body.get("color").and_then(Value::as_str).unwrap_or("white") {
-        "white" => Color::White,
-        "black" => Color::Black,
-        "random" => {
+    let person = match body.color.unwrap_or(SideChoice::White) {
+        SideChoice::White => Color::White,
+        SideChoice::Black => Color::Black,
+        SideChoice::Random => {
             if super::clock_seed() & 1 == 0 {
                 Color::White
             } else {
                 Color::Black
             }
         }
-        other => {
-            return Err(bad(format!(
-                "color must be white, black or random, not {other:?}"
-            )))
-        }
     };
-    let strength = Strength::parse(
-        body.get("strength")
-            .and_then(Value::as_str)
-            .unwrap_or("full"),
-    )
-    .map_err(bad)?;
-    let secs = |name: &str, max: Duration| -> Result<Duration, Reply> {
-        match body.get(name) {
-            None | Some(Value::Null) => Ok(Duration::ZERO),
-            Some(v) => v
-                .as_f64()
-                .filter(|s| s.is_finite() && *s >= 0.0)
+    let strength = Strength::parse(body.strength.as_deref().unwrap_or("full"))
+        .map_err(|e| bad("strength", e))?;
+    let secs = |name: &str, value: Option<f64>, max: Duration| -> Result<Duration, Reply> {
+        match value {
+            None => Ok(Duration::ZERO),
+            Some(s) => Some(s)
+                .filter(|s| s.is_finite() && *s >= 0.0 && *s <= max.as_secs_f64())
                 .map(Duration::from_secs_f64)
-                .filter(|d| *d <= max)
-                .ok_or_else(|| bad(format!("{name} must be 0 to {} seconds", max.as_secs()))),
+                .ok_or_else(|| bad(name, format!("0 to {} seconds", max.as_secs()))),
         }
     };
-    let (base, inc) = (secs("base", MAX_BASE)?, secs("inc", MAX_INC)?);
+    let base = secs("base", body.base, MAX_BASE)?;
+    let inc = secs("inc", body.inc, MAX_INC)?;
     Ok(Setup {
         chess960: number.is_some() || api::is_chess960(&start),
         start,
@@ -192,175 +509,58 @@ fn setup(body: &Value) -> Result<Setup, Reply> {
     })
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Play {
-    fn session_mut(&mut self) -> Result<&mut Session, Reply> {
-        self.session
-            .as_mut()
-            .ok_or_else(|| Reply::error(409, "no game: start one with POST /api/play/new"))
+    fn setup() -> Setup {
+        Setup {
+            start: Position::startpos(),
+            chess960: false,
+            person: Color::White,
+            strength: Strength::Full,
+            clock: None,
+        }
     }
 
-    /// Takes in the engine's move if its search ended, then checks the flags.
-    fn refresh(&mut self, now: Instant) {
-        let Some(session) = &mut self.session else {
-            return;
+    #[test]
+    fn idle_games_expire_and_the_cap_replaces_the_longest_idle() {
+        let dir = std::env::temp_dir().join(format!("pinmask-expire-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("games.sqlite");
+        let _ = std::fs::remove_file(&db);
+        let play = Play::open(&db, 1, Writer::default()).unwrap();
+        let now = Instant::now();
+        let day = IDLE_LIMIT.as_millis() as i64;
+        let t0 = now_ms();
+        let add = |key: &str, touched: i64| {
+            let seat = Seat::new(key.into(), setup(), 1, now, touched);
+            play.save(&seat, now).unwrap();
+            let mut seats = play.seats.write().unwrap();
+            seats.insert(key.into(), Arc::new(Mutex::new(seat)));
         };
-        if let Some(done) = self.thinker.poll() {
-            if done.info.is_some() {
-                self.last_info = done.info;
-            }
-            match done.best {
-                Some(mv) if session.engine_to_move() => session.play(mv, done.ended),
-                Some(_) => {}
-                None => self.engine_error = Some("the engine's search failed (logged)".into()),
-            }
+        add("old", t0 - day - 1);
+        add("fresh", t0 - day + 60_000);
+        play.expire(t0, false);
+        assert!(play.seat("old").is_none() && play.seat("fresh").is_some());
+        // The cap: one game more would pass it, so the longest idle goes.
+        for k in 1..MAX_GAMES {
+            add(&format!("g{k}"), t0 - k as i64);
         }
-        session.check_flag(now);
-        if session.end.is_some() {
-            self.thinker.stop();
-        }
-    }
-
-    fn new_game(&mut self, setup: Setup, now: Instant) {
-        self.thinker.new_game();
-        self.game_id += 1;
-        self.last_info = None;
-        self.engine_error = None;
-        self.session = Some(Session::new(setup, now));
-        self.start_engine(now);
-    }
-
-    /// Starts the engine's search when it is to move and not yet thinking.
-    fn start_engine(&mut self, now: Instant) {
-        let Some(session) = &self.session else {
-            return;
-        };
-        if session.engine_to_move() && !self.thinker.thinking() {
-            self.thinker.think(Job {
-                game: session.game().clone(),
-                limits: session.limits(now),
-            });
-        }
-    }
-
-    fn person_move(&mut self, text: &str, now: Instant) -> Result<(), Reply> {
-        let session = self.session_mut()?;
-        if session.end.is_some() {
-            return Err(Reply::error(409, "the game is over"));
-        }
-        if session.engine_to_move() {
-            return Err(Reply::error(409, "it is the engine's move"));
-        }
-        let pos = *session.position();
-        let mv = movegen::explain_move(&pos, text, session.setup.chess960).map_err(|why| {
-            Reply::json_status(
-                400,
-                json!({"error": format!("{text} is not legal here: {}", why.reason(&pos)), "reason": why.reason(&pos).to_string()}),
-            )
-        })?;
-        session.play(mv, now);
-        self.start_engine(now);
-        Ok(())
-    }
-
-    fn state(&self, now: Instant) -> Value {
-        let Some(s) = &self.session else {
-            return json!({ "game": null });
-        };
-        let chess960 = s.setup.chess960;
-        let positions = s.positions();
-        let moves: Vec<Value> = s
-            .moves()
+        assert_eq!(play.all_seats().len(), MAX_GAMES);
+        play.expire(t0, true);
+        assert_eq!(play.all_seats().len(), MAX_GAMES - 1);
+        assert!(play.seat("fresh").is_none(), "the longest idle is replaced");
+        assert!(play.seat("g1").is_some());
+        play.close();
+        // Only the kept games were saved again at shutdown and load back.
+        let store = GameStore::open(&db, Writer::default()).unwrap();
+        let rows = store.load().unwrap();
+        assert_eq!(rows.len(), MAX_GAMES - 1);
+        assert!(rows
             .iter()
-            .zip(positions)
-            .zip(&positions[1..])
-            .map(|((&mv, before), after)| {
-                json!({
-                    "uci": mv.to_uci(chess960).to_string(),
-                    "san": session::san(before, mv),
-                    "fen": after.fen(chess960),
-                })
-            })
-            .collect();
-        let clock = s.clock.as_ref().map(|c| {
-            json!({
-                "white_ms": c.left(Color::White, now).as_millis() as u64,
-                "black_ms": c.left(Color::Black, now).as_millis() as u64,
-                "running": c.running().map(color_name),
-                "base_ms": c.base.as_millis() as u64,
-                "inc_ms": c.inc.as_millis() as u64,
-            })
-        });
-        let end = s.end.map(|e| {
-            json!({
-                "result": e.result(),
-                "reason": e.reason.code(),
-                "winner": e.winner.map(color_name),
-            })
-        });
-        let engine = self.last_info.as_ref().map(|i| {
-            let (kind, value) = match i.score {
-                search::Score::Cp(cp) => ("cp", cp),
-                search::Score::Mate(n) => ("mate", n),
-            };
-            json!({ "depth": i.depth, kind: value, "nodes": i.nodes })
-        });
-        json!({
-            "game": self.game_id,
-            "start_fen": positions[0].fen(chess960),
-            "chess960": chess960,
-            "person": color_name(s.setup.person),
-            "strength": s.setup.strength.code(),
-            "strength_label": s.setup.strength.label(),
-            "position": api::position(s.position(), chess960),
-            "first_move": [positions[0].fullmove_number(), color_name(positions[0].side_to_move())],
-            "moves": moves,
-            "thinking": self.thinker.thinking(),
-            "clock": clock,
-            "end": end,
-            "result": s.end.map_or("*", End::result),
-            "engine": engine,
-            "engine_error": self.engine_error,
-        })
-    }
-
-    fn pgn(&self) -> Result<String, Reply> {
-        let s = self
-            .session
-            .as_ref()
-            .ok_or_else(|| Reply::error(409, "no game: start one with POST /api/play/new"))?;
-        let chess960 = s.setup.chess960;
-        let positions = s.positions();
-        let engine = format!(
-            "Pinmask {} ({})",
-            env!("CARGO_PKG_VERSION"),
-            s.setup.strength.label()
-        );
-        let mut players = ["Player".to_string(), engine];
-        if s.setup.person == Color::Black {
-            players.reverse();
-        }
-        let start = positions[0];
-        let standard = start.fen(false) == movegen::STARTPOS_FEN;
-        let termination = s.end.map(|e| match e.reason {
-            Reason::Time => "time forfeit",
-            _ => "normal",
-        });
-        Ok(pgn::write(&pgn::PgnGame {
-            players,
-            date: s.started,
-            setup_fen: (!standard).then(|| start.fen(chess960)),
-            chess960,
-            time_control: s.setup.clock,
-            movetext: &s.movetext(),
-            result: s.end.map_or("*", End::result),
-            termination,
-        }))
+            .all(|r| r.session != "old" && r.session != "fresh"));
+        store.close();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

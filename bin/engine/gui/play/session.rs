@@ -102,6 +102,21 @@ impl Reason {
             Reason::Resignation => "resignation",
         }
     }
+
+    /// The reason [`Reason::code`] wrote.
+    pub fn from_code(code: &str) -> Option<Reason> {
+        [
+            Reason::Checkmate,
+            Reason::Stalemate,
+            Reason::Repetition,
+            Reason::FiftyMoves,
+            Reason::InsufficientMaterial,
+            Reason::Time,
+            Reason::Resignation,
+        ]
+        .into_iter()
+        .find(|r| r.code() == code)
+    }
 }
 
 /// The end of a game: the winner (`None`: a draw) and why.
@@ -189,6 +204,32 @@ impl Session {
             session.stop_clock(now);
         }
         session
+    }
+
+    /// A game as it was stored: its set-up, its moves (UCI), its clock and
+    /// its end.
+    ///
+    /// # Errors
+    /// When a stored move is not legal where it stands.
+    pub fn restore(
+        setup: Setup,
+        moves: &[&str],
+        clock: Option<Clock>,
+        end: Option<End>,
+        started: SystemTime,
+    ) -> Result<Session, String> {
+        let mut game = Game::new(setup.start);
+        for text in moves {
+            game.play_uci(text, setup.chess960)
+                .map_err(|e| format!("stored move {text}: {e}"))?;
+        }
+        Ok(Session {
+            setup,
+            game,
+            clock,
+            end,
+            started,
+        })
     }
 
     /// The current position.
