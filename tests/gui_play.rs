@@ -1,6 +1,7 @@
 //! Play mode of the board page against the real binary: games through the
 //! JSON API to checkmate either way, undo, illegal moves with their reasons,
-//! a new game stopping the engine's search at once, the clock and a flag fall.
+//! a new game stopping the engine's search at once, the clock and a flag fall,
+//! and two browsers (two session cookies) playing two games apart.
 
 #[path = "support/gui_server.rs"]
 mod gui_server;
@@ -347,4 +348,56 @@ fn draws_and_chess960_come_from_the_library() {
         "{pgn}"
     );
     assert!(pgn.contains("\n\n1. "), "{pgn}");
+}
+
+/// Makes `cookie` (Play's session, `pinmask_play=...`) the one the test's
+/// client sends, as if another browser asked.
+fn as_browser(s: &Server, cookie: &str) {
+    *s.cookies.lock().unwrap() = vec![cookie.to_string()];
+}
+
+fn session(s: &Server) -> String {
+    s.cookies.lock().unwrap()[0].clone()
+}
+
+#[test]
+fn two_browsers_play_two_games_apart() {
+    let s = start("two-browsers");
+    let a = new_game(&s, json!({"strength": "movetime:50"}));
+    let cookie_a = session(&s);
+    s.cookies.lock().unwrap().clear();
+    let (_, none) = s.get("/api/play/state");
+    assert_eq!(none["game"], Value::Null, "a new browser sees no game");
+    let b = new_game(&s, json!({"strength": "movetime:50", "color": "black"}));
+    let cookie_b = session(&s);
+    assert_ne!(cookie_a, cookie_b);
+    assert_ne!(a["game"], b["game"]);
+    as_browser(&s, &cookie_a);
+    play(&s, "e2e4");
+    let state_a = wait_for(&s, Duration::from_secs(30), engine_done);
+    as_browser(&s, &cookie_b);
+    let state_b = wait_for(&s, Duration::from_secs(30), engine_done);
+    assert_eq!(state_a["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        state_b["moves"].as_array().unwrap().len(),
+        1,
+        "b's engine opened"
+    );
+    assert_eq!(state_b["person"], "black");
+    // Undo in a leaves b alone; a new game in b leaves a alone.
+    as_browser(&s, &cookie_a);
+    let (status, undone) = s.post("/api/play/undo", &json!({}));
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 0);
+    as_browser(&s, &cookie_b);
+    let (_, still_b) = s.get("/api/play/state");
+    assert_eq!(still_b["moves"], state_b["moves"]);
+    let fresh_b = new_game(&s, json!({"strength": "movetime:50"}));
+    assert_ne!(fresh_b["game"], state_b["game"]);
+    as_browser(&s, &cookie_a);
+    let (_, still_a) = s.get("/api/play/state");
+    assert_eq!(still_a["game"], a["game"]);
+    let (status, _, pgn) = s.send("GET", "/api/play/pgn", "");
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[White \"Player\"]"), "{pgn}");
 }

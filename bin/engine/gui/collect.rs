@@ -43,8 +43,7 @@ pub fn register(router: &mut Router, cases: Option<PathBuf>) {
 struct CaseBody {
     fen: String,
     moves: Vec<String>,
-    #[serde(default)]
-    chess960: bool,
+    chess960: Option<bool>,
 }
 
 /// `POST /api/cases` with `{"fen": ..., "moves": [...]}`: judges the claims
@@ -59,7 +58,7 @@ fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
     let body: CaseBody = call.json()?;
     let moves = claims(&body.moves)?;
     let mut params = vec![("fen".to_string(), body.fen)];
-    if body.chess960 {
+    if body.chess960 == Some(true) {
         params.push(("chess960".to_string(), "1".to_string()));
     }
     let (pos, chess960) = position_param(&params)?;

@@ -56,8 +56,7 @@ struct LoadBody {
     suite: Option<String>,
     fens: Option<Vec<String>>,
     epd: Option<String>,
-    #[serde(default)]
-    chess960: bool,
+    chess960: Option<bool>,
 }
 
 /// Registers the crowd's page files and routes, each route with its own
@@ -271,7 +270,7 @@ fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
             ))
         }
     };
-    let force960 = body.chess960;
+    let force960 = body.chess960 == Some(true);
     if fens.is_empty() || fens.len() > MAX_LOAD {
         return Err(Reply::error(
             400,

@@ -372,10 +372,13 @@ fn respond(play: &Arc<Play>, path: &str, call: &mut Call) -> Result<Reply, Reply
     let reply = match path {
         "/api/play/state" => Ok(()),
         "/api/play/pgn" => {
+            if let Some(name) = event {
+                play.changed(&mut seat, name, now)?;
+            }
             return Ok(Reply {
                 content_type: "application/x-chess-pgn; charset=utf-8",
                 ..Reply::text(seat.pgn())
-            })
+            });
         }
         "/api/play/move" => call
             .json::<MoveBody>()
