@@ -1,8 +1,9 @@
-//! `engine analyse GAMES.pgn`: every mainline position of every game is
-//! searched (two lines, for the only-move test), each move is judged by
-//! `search::review`, and the game is written again as PGN with NAGs, the
+//! `engine analyse GAMES.pgn`: each game is reviewed by
+//! `search::annotate::review_game` (every mainline position searched, each
+//! move judged by `search::review`) and written again as PGN with NAGs, the
 //! better move as a variation, `[%eval ...]` comments and each player's
-//! totals in the first comment.
+//! totals in the first comment. The board page's Review calls the same
+//! function.
 //!
 //! A game that cannot be read is reported on stderr (game number, move,
 //! token) and the others are still analysed; the exit status is then
@@ -10,10 +11,9 @@
 //! the main thread only waits for it and reports.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use movegen::pgn::{write_game, Line, Node, PgnGame, PgnReader};
-use movegen::{Color, Game, Move, Position};
-use search::review::{eval_text, flip, judge, MoveFacts, PlayerSummary, Verdict};
-use search::{wdl_material, Limits, Score, SearchControl, Searcher};
+use movegen::pgn::{write_game, PgnGame, PgnReader};
+use search::annotate::{review_game, ReviewStop};
+use search::{Limits, SearchControl, Searcher};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -21,8 +21,6 @@ use std::time::Duration;
 
 /// Stack for the analysing thread: the search recurses deeply.
 const STACK: usize = 64 << 20;
-/// Plies of the best line written as the better move's variation.
-const PV_PLIES: usize = 6;
 
 /// What `engine analyse` was asked to do.
 pub struct Options {
@@ -109,7 +107,7 @@ fn analyse_all(
             Ok(mut game) => {
                 read += 1;
                 searcher.clear();
-                review_game(&mut searcher, &limits, &mut game, &label, &bar)?;
+                review_one(&mut searcher, &limits, &mut game, &label, &bar)?;
                 out.write_all(write_game(&game).as_bytes())
                     .and_then(|()| out.flush())
                     .map_err(|e| format!("writing the annotated games: {e}"))?;
@@ -131,195 +129,18 @@ fn analyse_all(
     }
 }
 
-/// What the search said about one position, for the side to move.
-struct PositionEval {
-    /// The score of the position.
-    score: Score,
-    /// The best move with its line, and the second-best move's score.
-    best: Option<(Move, Vec<Move>)>,
-    second: Option<(Move, Score)>,
-}
-
-fn evaluate(searcher: &mut Searcher, game: &Game, limits: &Limits) -> PositionEval {
-    let pos = game.position();
-    if !pos.has_legal_move() {
-        // Mated: a certain loss (`Mate(0)`); stalemated: a draw.
-        let score = if pos.in_check() {
-            Score::Mate(0)
-        } else {
-            Score::Cp(0)
-        };
-        return PositionEval {
-            score,
-            best: None,
-            second: None,
-        };
-    }
-    let mut lines: Vec<(Move, Score, Vec<Move>)> = Vec::new();
-    let control = SearchControl::default();
-    searcher.search(game, limits, &control, &mut |info| {
-        if info.multipv == 1 {
-            lines.clear();
-        }
-        if let Some(&mv) = info.pv.first() {
-            lines.push((mv, info.score, info.pv.clone()));
-        }
-    });
-    let mut lines = lines.into_iter();
-    match lines.next() {
-        Some((mv, score, pv)) => PositionEval {
-            score,
-            best: Some((mv, pv)),
-            second: lines.next().map(|(m, s, _)| (m, s)),
-        },
-        None => PositionEval {
-            score: Score::Cp(0),
-            best: None,
-            second: None,
-        },
-    }
-}
-
-fn review_game(
+fn review_one(
     searcher: &mut Searcher,
     limits: &Limits,
     game: &mut PgnGame,
     label: &str,
     bar: &ProgressBar,
 ) -> Result<(), String> {
-    let mut replay = Game::new(game.start);
-    let mut evals = Vec::with_capacity(game.mainline.moves.len() + 1);
-    for node in &game.mainline.moves {
-        evals.push(evaluate(searcher, &replay, limits));
-        bar.inc(1);
-        replay
-            .play(node.mv)
-            .map_err(|_| "a mainline move is not legal".to_string())?;
-    }
-    evals.push(evaluate(searcher, &replay, limits));
-    bar.inc(1);
-    let positions: Vec<Position> = replay.positions().to_vec();
-    let mut summary = [PlayerSummary::default(); 2];
-    for (i, node) in game.mainline.moves.iter_mut().enumerate() {
-        let pos = positions[i];
-        annotate(
-            node,
-            &pos,
-            &evals[i],
-            &evals[i + 1],
-            &mut summary[pos.side_to_move().index()],
-        );
-    }
-    let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let line = |c: Color| {
-        let s = summary[c.index()];
-        format!(
-            "{c:?}: {}, {}, {}, accuracy {:.0}%, average loss {:.1}.",
-            count(s.inaccuracies, "inaccuracy", "inaccuracies"),
-            count(s.mistakes, "mistake", "mistakes"),
-            count(s.blunders, "blunder", "blunders"),
-            s.accuracy(),
-            s.average_loss()
-        )
-    };
-    let head = format!(
-        "Pinmask review, {label}. {} {}",
-        line(Color::White),
-        line(Color::Black)
-    );
-    game.mainline.comments.insert(0, head);
-    game.set_tag("Annotator", "Pinmask");
-    Ok(())
-}
-
-/// The score from White's point of view, given the side to move.
-fn white_view(score: Score, side: Color) -> Score {
-    if side == Color::White {
-        score
-    } else {
-        flip(score)
-    }
-}
-
-/// Judges the move of `node`, played in `pos`, and writes the verdict, the
-/// evaluation and the better line into it.
-fn annotate(
-    node: &mut Node,
-    pos: &Position,
-    here: &PositionEval,
-    next: &PositionEval,
-    summary: &mut PlayerSummary,
-) {
-    let Some((best, pv)) = &here.best else {
-        return;
-    };
-    let played_score = if node.mv == *best {
-        here.score
-    } else if let Some((_, s)) = here.second.filter(|(m, _)| *m == node.mv) {
-        s
-    } else if next.score == Score::Mate(0) {
-        // The move mates (another mate than the search's best).
-        Score::Mate(1)
-    } else {
-        flip(next.score)
-    };
-    let judgement = judge(&MoveFacts {
-        played: node.mv,
-        played_score,
-        best: (*best, here.score),
-        second: here.second.map(|(_, s)| s),
-        material: wdl_material(pos),
-        obvious: pos.in_check() || pos.san(node.mv).is_capture(),
-    });
-    summary.add(&judgement);
-    let side = pos.side_to_move();
-    // Our verdict replaces any move assessment ($1-$6) already there.
-    node.nags.retain(|&n| !(1..=6).contains(&n));
-    let mut comment = match next.score {
-        Score::Mate(0) => String::new(),
-        score => format!("[%eval {}]", eval_text(white_view(score, !side))),
-    };
-    if let Some(nag) = judgement.verdict.nag() {
-        node.nags.insert(0, nag);
-    }
-    if let Some(better) = judgement.better {
-        let text = format!(
-            "{}. {} was best.",
-            judgement.verdict.name(),
-            pos.san(better)
-        );
-        comment = if comment.is_empty() {
-            text
-        } else {
-            format!("{comment} {text}")
-        };
-        node.variations.insert(0, better_line(pos, pv, here.score));
-    }
-    if judgement.verdict == Verdict::OnlyMove {
-        comment = format!("{comment} Only move.").trim().to_string();
-    }
-    if !comment.is_empty() {
-        node.comments.insert(0, comment);
-    }
-}
-
-/// The best line from `pos` (its first plies), the evaluation on its first
-/// move.
-fn better_line(pos: &Position, pv: &[Move], score: Score) -> Line {
-    let mut line = Line::default();
-    let mut at = *pos;
-    for &mv in pv.iter().take(PV_PLIES) {
-        if !at.is_legal(mv) {
-            break;
-        }
-        line.moves.push(Node::new(mv));
-        at = at.play(mv);
-    }
-    if let Some(first) = line.moves.first_mut() {
-        first.comments.push(format!(
-            "[%eval {}]",
-            eval_text(white_view(score, pos.side_to_move()))
-        ));
-    }
-    line
+    let control = SearchControl::default();
+    review_game(searcher, limits, &control, game, label, &mut |_| bar.inc(1))
+        .map(|_| ())
+        .map_err(|e| match e {
+            ReviewStop::IllegalMove(i) => format!("mainline move {} is not legal", i + 1),
+            ReviewStop::Stopped => "the analysis was stopped".to_string(),
+        })
 }

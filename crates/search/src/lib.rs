@@ -10,6 +10,7 @@
 //! its best move is the one played.
 #![deny(missing_docs)]
 
+pub mod annotate;
 mod bench;
 mod breakdown;
 mod deepen;

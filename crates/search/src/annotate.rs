@@ -1,0 +1,330 @@
+//! Reviewing a whole game: every mainline position searched (two lines, for
+//! the only-move test), each move judged by [`crate::review::judge`], and the
+//! verdicts written into the game's PGN tree (NAGs, the better move as a
+//! variation, `[%eval ...]` comments, each player's totals first).
+//!
+//! `engine analyse` and the board page's Review both call [`review_game`];
+//! what they do with each step (a progress bar, a pushed event) is the
+//! caller's `on_step`.
+
+use crate::review::{eval_text, flip, judge, Judgement, MoveFacts, PlayerSummary, Verdict};
+use crate::{wdl_material, Limits, Score, SearchControl, Searcher};
+use movegen::pgn::{Line, Node, PgnGame};
+use movegen::{Color, Game, Move, Position};
+
+/// Plies of the best line written as the better move's variation.
+pub const PV_PLIES: usize = 6;
+
+/// What the search said about one position, for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionEval {
+    /// The score of the position (`Mate(0)` when mated).
+    pub score: Score,
+    /// The best move with its line.
+    pub best: Option<(Move, Vec<Move>)>,
+    /// The second-best move and its score.
+    pub second: Option<(Move, Score)>,
+}
+
+/// One step of [`review_game`], as it happens.
+pub struct Step<'a> {
+    /// The position just evaluated: 0 is the start, `n` follows the n-th ply.
+    pub ply: usize,
+    /// That position.
+    pub position: &'a Position,
+    /// Its evaluation.
+    pub eval: &'a PositionEval,
+    /// The move into this position, judged (none for the start).
+    pub judged: Option<&'a Judgement>,
+}
+
+/// Why [`review_game`] stopped before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewStop {
+    /// The control's stop flag was set.
+    Stopped,
+    /// A mainline move is not legal (a game not made by the PGN reader).
+    IllegalMove(usize),
+}
+
+/// Searches `game`'s position with two lines and returns the verdict's
+/// inputs. Mated and stalemated positions are not searched.
+pub fn evaluate(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+) -> PositionEval {
+    let pos = game.position();
+    let none = |score| PositionEval {
+        score,
+        best: None,
+        second: None,
+    };
+    if !pos.has_legal_move() {
+        return none(if pos.in_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        });
+    }
+    let mut lines: Vec<(Move, Score, Vec<Move>)> = Vec::new();
+    let limits = Limits {
+        multipv: 2,
+        ..limits.clone()
+    };
+    searcher.search(game, &limits, control, &mut |info| {
+        if info.multipv == 1 {
+            lines.clear();
+        }
+        if let Some(&mv) = info.pv.first() {
+            lines.push((mv, info.score, info.pv.clone()));
+        }
+    });
+    let mut lines = lines.into_iter();
+    match lines.next() {
+        Some((mv, score, pv)) => PositionEval {
+            score,
+            best: Some((mv, pv)),
+            second: lines.next().map(|(m, s, _)| (m, s)),
+        },
+        None => none(Score::Cp(0)),
+    }
+}
+
+/// Reviews the mainline of `game` in place: writes each verdict into its
+/// node, the players' totals as the first game comment (with `label`, say
+/// "depth 10") and the `Annotator` tag. `on_step` is called after each
+/// position is evaluated, in order.
+///
+/// # Errors
+/// [`ReviewStop::Stopped`] when `control` is stopped (the game is then
+/// partly annotated); [`ReviewStop::IllegalMove`] for an illegal mainline
+/// move.
+pub fn review_game(
+    searcher: &mut Searcher,
+    limits: &Limits,
+    control: &SearchControl,
+    game: &mut PgnGame,
+    label: &str,
+    on_step: &mut dyn FnMut(Step<'_>),
+) -> Result<[PlayerSummary; 2], ReviewStop> {
+    let mut replay = Game::new(game.start);
+    let mut summary = [PlayerSummary::default(); 2];
+    let mut before = evaluate(searcher, &replay, limits, control);
+    on_step(Step {
+        ply: 0,
+        position: replay.position(),
+        eval: &before,
+        judged: None,
+    });
+    for (i, node) in game.mainline.moves.iter_mut().enumerate() {
+        if control.stopped() {
+            return Err(ReviewStop::Stopped);
+        }
+        let pos = *replay.position();
+        replay
+            .play(node.mv)
+            .map_err(|_| ReviewStop::IllegalMove(i))?;
+        let after = evaluate(searcher, &replay, limits, control);
+        if control.stopped() {
+            // A stopped search's score is not to be judged.
+            return Err(ReviewStop::Stopped);
+        }
+        let judged = annotate(
+            node,
+            &pos,
+            &before,
+            &after,
+            &mut summary[pos.side_to_move().index()],
+        );
+        on_step(Step {
+            ply: i + 1,
+            position: replay.position(),
+            eval: &after,
+            judged: judged.as_ref(),
+        });
+        before = after;
+    }
+    game.mainline
+        .comments
+        .insert(0, summary_comment(label, &summary));
+    game.set_tag("Annotator", "Pinmask");
+    Ok(summary)
+}
+
+/// The first game comment: "Pinmask review, LABEL." then each player's
+/// counts, accuracy and average loss.
+pub fn summary_comment(label: &str, summary: &[PlayerSummary; 2]) -> String {
+    let count = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let line = |c: Color| {
+        let s = summary[c.index()];
+        format!(
+            "{c:?}: {}, {}, {}, accuracy {:.0}%, average loss {:.1}.",
+            count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(s.mistakes, "mistake", "mistakes"),
+            count(s.blunders, "blunder", "blunders"),
+            s.accuracy(),
+            s.average_loss()
+        )
+    };
+    format!(
+        "Pinmask review, {label}. {} {}",
+        line(Color::White),
+        line(Color::Black)
+    )
+}
+
+/// The score from White's point of view, given the side to move.
+pub fn white_view(score: Score, side: Color) -> Score {
+    if side == Color::White {
+        score
+    } else {
+        flip(score)
+    }
+}
+
+/// Judges the move of `node`, played in `pos`, and writes the verdict, the
+/// evaluation and the better line into it. `None` when `pos` had no move to
+/// compare with (the search found none).
+pub fn annotate(
+    node: &mut Node,
+    pos: &Position,
+    here: &PositionEval,
+    next: &PositionEval,
+    summary: &mut PlayerSummary,
+) -> Option<Judgement> {
+    let (best, pv) = here.best.as_ref()?;
+    let played_score = if node.mv == *best {
+        here.score
+    } else if let Some((_, s)) = here.second.filter(|(m, _)| *m == node.mv) {
+        s
+    } else if next.score == Score::Mate(0) {
+        // The move mates (another mate than the search's best).
+        Score::Mate(1)
+    } else {
+        flip(next.score)
+    };
+    let judgement = judge(&MoveFacts {
+        played: node.mv,
+        played_score,
+        best: (*best, here.score),
+        second: here.second.map(|(_, s)| s),
+        material: wdl_material(pos),
+        obvious: pos.in_check() || pos.san(node.mv).is_capture(),
+    });
+    summary.add(&judgement);
+    let side = pos.side_to_move();
+    // Our verdict replaces any move assessment ($1-$6) already there.
+    node.nags.retain(|&n| !(1..=6).contains(&n));
+    let mut comment = match next.score {
+        Score::Mate(0) => String::new(),
+        score => format!("[%eval {}]", eval_text(white_view(score, !side))),
+    };
+    if let Some(nag) = judgement.verdict.nag() {
+        node.nags.insert(0, nag);
+    }
+    if let Some(better) = judgement.better {
+        let text = format!(
+            "{}. {} was best.",
+            judgement.verdict.name(),
+            pos.san(better)
+        );
+        comment = if comment.is_empty() {
+            text
+        } else {
+            format!("{comment} {text}")
+        };
+        node.variations.insert(0, better_line(pos, pv, here.score));
+    }
+    if judgement.verdict == Verdict::OnlyMove {
+        comment = format!("{comment} Only move.").trim().to_string();
+    }
+    if !comment.is_empty() {
+        node.comments.insert(0, comment);
+    }
+    Some(judgement)
+}
+
+/// The best line from `pos` (its first plies), the evaluation on its first
+/// move.
+fn better_line(pos: &Position, pv: &[Move], score: Score) -> Line {
+    let mut line = Line::default();
+    let mut at = *pos;
+    for &mv in pv.iter().take(PV_PLIES) {
+        if !at.is_legal(mv) {
+            break;
+        }
+        line.moves.push(Node::new(mv));
+        at = at.play(mv);
+    }
+    if let Some(first) = line.moves.first_mut() {
+        first.comments.push(format!(
+            "[%eval {}]",
+            eval_text(white_view(score, pos.side_to_move()))
+        ));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use movegen::pgn::read_games;
+
+    #[test]
+    fn a_hanging_queen_is_a_blunder_with_the_better_move_and_steps_in_order() {
+        let text = "1. e4 e5 2. Qh5 Nc6 3. Qxe5+ *";
+        let mut game = read_games(text).next().unwrap().unwrap();
+        let mut searcher = Searcher::new(4);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let mut plies = Vec::new();
+        let mut blunders = Vec::new();
+        let summary = review_game(
+            &mut searcher,
+            &limits,
+            &SearchControl::default(),
+            &mut game,
+            "depth 4",
+            &mut |step| {
+                plies.push(step.ply);
+                if let Some(j) = step.judged.filter(|j| j.verdict == Verdict::Blunder) {
+                    blunders.push((step.ply, j.better.is_some()));
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(plies, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(blunders, vec![(5, true)], "3. Qxe5+ loses the queen");
+        assert_eq!(summary[0].blunders, 1);
+        let node = &game.mainline.moves[4];
+        assert_eq!(node.nags.first(), Some(&4));
+        assert!(!node.variations.is_empty());
+        assert!(game.mainline.comments[0].starts_with("Pinmask review, depth 4."));
+    }
+
+    #[test]
+    fn a_stopped_control_stops_the_review() {
+        let mut game = read_games("1. e4 e5 *").next().unwrap().unwrap();
+        let control = SearchControl::default();
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let result = review_game(
+            &mut Searcher::new(1),
+            &limits,
+            &control,
+            &mut game,
+            "",
+            &mut |_| {},
+        );
+        assert_eq!(result.unwrap_err(), ReviewStop::Stopped);
+    }
+}
