@@ -5,8 +5,9 @@
 //! here; the server is a thin JSON layer over `movegen`. Each mode of the
 //! page is a module that registers its routes on one [`http::Router`]:
 //! `collect` (one expert's list against the generator), `explore` (the
-//! bitboards), `crowd` (many experts, agreement, a database) and `play`
-//! (a game per browser against the engine). [`server`] owns the
+//! bitboards), `crowd` (many experts, agreement, a database), `play`
+//! (a game per browser against the engine) and `review` (a game's
+//! mistakes, found by the engine on Play's pool). [`server`] owns the
 //! connections (hyper on a tokio runtime built here only, timeouts, the
 //! Host and Origin layer, graceful shutdown); handlers are plain functions
 //! run on the runtime's blocking pool; [`events`] pushes updates. The
@@ -21,6 +22,7 @@ mod events;
 mod explore;
 mod http;
 mod play;
+mod review;
 mod server;
 
 use axum::http::Method;
@@ -78,9 +80,17 @@ pub fn run(options: Options) -> Result<(), String> {
         writer.clone(),
     )?);
     let play = play::Play::open(&options.crowd.db, options.engine_threads, writer)?;
-    let served = runtime.block_on(serve(options, start, Arc::clone(&crowd), Arc::clone(&play)));
+    let reviews = review::Reviews::new(Arc::clone(&play));
+    let served = runtime.block_on(serve(
+        options,
+        start,
+        Arc::clone(&crowd),
+        Arc::clone(&play),
+        Arc::clone(&reviews),
+    ));
     // Handlers still running on the blocking pool finish their writes here.
     drop(runtime);
+    reviews.close();
     play.close();
     match Arc::try_unwrap(crowd) {
         Ok(crowd) => crowd.close(),
@@ -94,6 +104,7 @@ async fn serve(
     start: Position,
     crowd: Arc<crowd::Crowd>,
     play: Arc<play::Play>,
+    reviews: Arc<review::Reviews>,
 ) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind((options.address, options.port))
         .await
@@ -110,6 +121,7 @@ async fn serve(
     explore::register(&mut router);
     crowd::register(&mut router, Arc::clone(&crowd), closing.clone());
     play::register(&mut router, Arc::clone(&play), closing.clone());
+    review::register(&mut router, reviews, closing.clone());
     let host = match addr.ip() {
         IpAddr::V6(v6) => format!("[{v6}]"),
         v4 => v4.to_string(),

@@ -1,5 +1,5 @@
 // The board page: collect an expert's moves, or explore the generator's
-// bitboards (Play mode is in play.js). All chess logic is on the server;
+// bitboards (Play mode is in play.js, Review in review.js). All chess logic is on the server;
 // this file draws and asks.
 "use strict";
 
@@ -185,6 +185,7 @@ function render() {
   renderClaims();
   renderBitboard(overlay);
   if (state.mode === "play") playDecorate(overlay);
+  if (state.mode === "review") reviewDecorate();
   $("save").disabled = !state.casesFile;
   $("save").title = state.casesFile ? "append this case to " + state.casesFile
     : "start with engine gui --cases FILE to save cases";
@@ -259,6 +260,7 @@ function onPointerDown(ev) {
     }
     return;
   }
+  if (state.mode === "review") return;
   if (state.mode === "play" && !playMayMove()) return;
   if (state.selected !== null && state.selected !== i && !(state.mode === "play" && playOwn(i))) {
     const from = state.selected;
@@ -530,16 +532,19 @@ async function loadSuites() {
   $("suite-pos").addEventListener("change", () => loadFen($("suite-pos").value));
 }
 
+// Modes that draw their own game on the board.
+const GAME_MODES = ["play", "review"];
+
 function setMode(mode) {
-  const leftPlay = state.mode === "play" && mode !== "play";
+  const leftPlay = GAME_MODES.includes(state.mode) && !GAME_MODES.includes(mode);
   state.mode = mode;
   state.selected = null;
   for (const panel of document.querySelectorAll("main > .panel")) panel.hidden = panel.id !== mode + "-panel";
   for (const button of document.querySelectorAll("#modes .mode")) button.classList.toggle("active", button.id === "mode-" + mode);
   document.body.dataset.mode = mode;
-  $("position-panel").hidden = mode === "play";
+  $("position-panel").hidden = GAME_MODES.includes(mode);
   if (modeHooks[mode] && modeHooks[mode].enter) modeHooks[mode].enter();
-  // Play drew its own game on the board; the other modes go back to the FEN box's.
+  // Play and Review drew their own game on the board; the other modes go back to the FEN box's.
   if (leftPlay) loadFen($("fen").value);
   else render();
 }

@@ -137,6 +137,7 @@ function playDecorate(overlay) {
   if (g.end && play.view === null) $("status").insertAdjacentHTML("beforeend", ` \u00b7 <b>game over: ${g.end.result}</b>`);
   $("play-undo").disabled = !!g.end && (g.end.reason === "time" || g.end.reason === "resignation");
   $("play-resign").disabled = !!g.end;
+  $("play-review-game").hidden = !g.end;
   $("play-review").hidden = play.view === null;
 }
 

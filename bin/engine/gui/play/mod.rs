@@ -25,6 +25,7 @@ use axum::http::{HeaderMap, Method};
 use axum::response::IntoResponse;
 use movegen::{Color, Position};
 use pool::{Pool, Report};
+pub use pool::{ReviewJob, Ticket};
 use seat::Seat;
 use serde::Deserialize;
 use serde_json::json;
@@ -140,6 +141,14 @@ impl Play {
         if let Some(store) = lock(&self.store).take() {
             store.close();
         }
+    }
+
+    /// Queues a game review on the engine pool, behind the searches already
+    /// waiting; `None` once the pool has shut down.
+    pub fn submit_review(&self, name: Arc<str>, job: ReviewJob) -> Option<Ticket> {
+        lock(&self.pool)
+            .as_ref()
+            .map(|pool| pool.submit_review(name, job))
     }
 
     fn all_seats(&self) -> Vec<Arc<Mutex<Seat>>> {

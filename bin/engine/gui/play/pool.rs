@@ -1,6 +1,8 @@
 //! The engine's side of every game on the page: a fixed number of worker
-//! threads (`--engine-threads`) that take search jobs from one queue, as the
-//! UCI worker does, so forty games at once cannot overload the machine.
+//! threads (`--engine-threads`) that take jobs from one queue, as the UCI
+//! worker does, so forty games at once cannot overload the machine. A job
+//! is a Play move ([`Job`]) or a whole Review ([`ReviewJob`]); both kinds
+//! wait in the same queue, in order.
 //!
 //! Each job owns its stop flag. Only the game's owner sets it (new game,
 //! undo, resignation, a flag fall, shutdown) and only the job reads it: a
@@ -32,6 +34,20 @@ pub struct Job {
     pub game: Game,
     /// The limits (clock times, or a fixed time a move).
     pub limits: Limits,
+}
+
+/// A game review: run on a worker with its transposition table and the
+/// job's stop flag. It reports through what it captured (the review's own
+/// state), not through [`Report`].
+pub type ReviewJob = Box<dyn FnOnce(&mut Searcher, &SearchControl) + Send>;
+
+/// What a task asks of a worker.
+// The search is the common job and travelled unboxed before reviews came;
+// a review is already a box.
+#[allow(clippy::large_enum_variant)]
+enum Work {
+    Search(Job),
+    Review(ReviewJob),
 }
 
 /// A handle on a job sent to the pool.
@@ -81,7 +97,7 @@ pub struct Done {
 struct Task {
     seat: Arc<str>,
     ticket: Ticket,
-    job: Job,
+    work: Work,
 }
 
 /// The queue and its workers.
@@ -113,6 +129,16 @@ impl Pool {
 
     /// Queues `job` for the game `seat`; returns its ticket.
     pub fn submit(&self, seat: Arc<str>, job: Job) -> Ticket {
+        self.queue(seat, Work::Search(job))
+    }
+
+    /// Queues the review `job` (named `review` in the logs); returns its
+    /// ticket.
+    pub fn submit_review(&self, review: Arc<str>, job: ReviewJob) -> Ticket {
+        self.queue(review, Work::Review(job))
+    }
+
+    fn queue(&self, seat: Arc<str>, work: Work) -> Ticket {
         let ticket = Ticket {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             control: SearchControl::default(),
@@ -120,7 +146,7 @@ impl Pool {
         let task = Task {
             seat,
             ticket: ticket.clone(),
-            job,
+            work,
         };
         self.tasks
             .send(task)
@@ -142,10 +168,22 @@ fn work(queue: Receiver<Task>, reports: Sender<Report>) {
     // The table is made for the first search: a page never used for a game
     // never allocates it.
     let mut table: Option<Searcher> = None;
-    for Task { seat, ticket, job } in queue {
+    for Task { seat, ticket, work } in queue {
         if ticket.control.stopped() {
             continue;
         }
+        let job = match work {
+            Work::Search(job) => job,
+            Work::Review(review) => {
+                let searcher = table.get_or_insert_with(|| Searcher::new(HASH_MB));
+                let ran = catch_unwind(AssertUnwindSafe(|| review(searcher, &ticket.control)));
+                if ran.is_err() {
+                    log::error!("internal error in review {seat}; the engine carries on");
+                    table = None;
+                }
+                continue;
+            }
+        };
         let id = ticket.id;
         let _ = reports.send(Report::Started {
             seat: Arc::clone(&seat),
@@ -253,6 +291,59 @@ mod tests {
         // Had the infinite searches not stopped, these would never come.
         assert_eq!(done(&rx).id, running.id);
         assert_eq!(done(&rx).id, next.id, "the stopped queued job is skipped");
+        pool.shutdown();
+    }
+
+    #[test]
+    fn a_review_job_runs_in_turn_with_its_stop_flag() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let pool = Pool::start(1, tx);
+        let (ran_tx, ran_rx) = crossbeam_channel::unbounded();
+        let first = pool.submit(
+            "a".into(),
+            job(Limits {
+                depth: Some(2),
+                ..Limits::default()
+            }),
+        );
+        let review = pool.submit_review(
+            "r".into(),
+            Box::new(move |_: &mut Searcher, control: &SearchControl| {
+                let _ = ran_tx.send(control.stopped());
+            }),
+        );
+        assert_eq!(done(&rx).id, first.id);
+        assert_eq!(ran_rx.recv_timeout(Duration::from_secs(60)), Ok(false));
+        let skipped_tx = crossbeam_channel::unbounded::<()>();
+        let blocker = pool.submit(
+            "b".into(),
+            job(Limits {
+                infinite: true,
+                ..Limits::default()
+            }),
+        );
+        let stopped = pool.submit_review(
+            "s".into(),
+            Box::new(move |_: &mut Searcher, _: &SearchControl| {
+                let _ = skipped_tx.0.send(());
+            }),
+        );
+        stopped.stop();
+        blocker.stop();
+        assert_eq!(done(&rx).id, blocker.id);
+        let last = pool.submit(
+            "c".into(),
+            job(Limits {
+                depth: Some(1),
+                ..Limits::default()
+            }),
+        );
+        assert_eq!(done(&rx).id, last.id);
+        assert!(
+            skipped_tx.1.try_recv().is_err(),
+            "a stopped review is skipped"
+        );
+        assert_ne!(review.id, stopped.id);
         pool.shutdown();
     }
 }
