@@ -322,6 +322,14 @@ mod tests {
                 ..Limits::default()
             }),
         );
+        // The review waits behind a running search, then is stopped.
+        loop {
+            match rx.recv_timeout(Duration::from_secs(60)) {
+                Ok(Report::Started { id, .. }) if id == blocker.id => break,
+                Ok(_) => {}
+                Err(e) => panic!("no start: {e}"),
+            }
+        }
         let stopped = pool.submit_review(
             "s".into(),
             Box::new(move |_: &mut Searcher, _: &SearchControl| {
