@@ -159,7 +159,7 @@ fn bad_requests_are_refused_with_a_reason() {
     assert_eq!(status, 400, "{reply}");
     assert_eq!(reply["move"], "4.", "{reply}");
     for (body, field) in [
-        (json!({ "pgn": "1. e4 *", "colour": 1 }), "."),
+        (json!({ "pgn": "1. e4 *", "colour": 1 }), "colour"),
         (json!({ "pgn": 5 }), "pgn"),
         (json!({ "pgn": "1. e4 *", "depth": 0 }), "depth"),
         (json!({ "pgn": "1. e4 *", "depth": 40 }), "depth"),
