@@ -13,7 +13,10 @@ experts (one with a name that is HTML), each enters every legal move of each
 position until both are confirmed, and the leaderboard and the export are
 checked. Then Play mode: a short timed game against the engine (drag moves,
 SAN list, clocks, undo, looking back, an overlay, the downloaded PGN read
-back by python-chess). Last, the two browser sessions play two games at
+back by python-chess). Review mode: the resigned game reviewed, then a
+pasted game with a hanging queen: the graph, the blunder's mark clicked, the
+better move's arrow checked by python-chess, the annotated PGN downloaded
+and read back. Last, the two browser sessions play two games at
 once: each page shows only its own game, and the engine's moves arrive by
 the server's pushed events (no state requests while waiting). Expected move lists come from
 tests/data/thesis_positions.epd, not from the server under test.
@@ -324,6 +327,81 @@ def play_a_game(page, downloads, shots):
         page.d.save_screenshot(str(shots / "play-resigned.png"))
 
 
+# 3. Qxe5+ gives the queen for a pawn.
+HANGING_QUEEN = '[White "Careless"]\n[Black "Careful"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 4. d4 *\n'
+
+
+def review_done(page):
+    page.wait.until(lambda d: "Done" in page.el("#review-status").text
+                    or "failed" in page.el("#review-status").text)
+    check("Done" in page.el("#review-status").text, f"review status: {page.el('#review-status').text}")
+
+
+def set_review_depth(page, depth):
+    page.d.execute_script(f"document.getElementById('review-depth').value = '{depth}'")
+
+
+def review_games(page, downloads, shots):
+    """The Play game just resigned, reviewed; then a pasted game with a
+    hanging queen: graph, the blunder clicked, its arrow, the PGN."""
+    set_review_depth(page, 6)
+    played = page.d.execute_script("return play.game.moves.length")
+    page.el("#play-review-game").click()
+    page.wait.until(lambda d: page.el("#review-panel").is_displayed())
+    review_done(page)
+    evals = page.d.execute_script("return review.data.evals.length")
+    check(evals == played + 1, f"the Play game's {played} moves reviewed: {evals} positions")
+    check(len(page.d.find_elements(By.CSS_SELECTOR, "#review-graph polyline")) == 1, "the graph is drawn")
+    # A pasted game.
+    page.el("#review-text").clear()
+    page.el("#review-text").send_keys(HANGING_QUEEN)
+    page.el("#review-start").click()
+    page.wait.until(lambda d: page.d.execute_script(
+        "return review.data && review.data.tags.White === 'Careless' && review.data.status === 'done'"))
+    review_done(page)
+    points = page.el("#review-graph polyline").get_attribute("points").split()
+    check(len(points) == 8, f"the graph has a point per position: {len(points)}")
+    marks = page.d.find_elements(By.CSS_SELECTOR, "#review-graph circle.mark.blunder")
+    check([m.get_attribute("data-ply") for m in marks] == ["5"], "the blunder 3. Qxe5+ is marked on the graph")
+    marks[0].click()
+    page.wait.until(lambda d: page.d.find_elements(By.CSS_SELECTOR, "#arrows"))
+    check(page.el(".sq[data-sq='e5'] .piece").get_attribute("title") == "white queen",
+          "clicking the mark shows the position after 3. Qxe5+")
+    check("Blunder" in page.el("#review-detail").text, f"detail: {page.el('#review-detail').text}")
+    current = page.el("#review-moves .move.current")
+    check(current.get_attribute("data-ply") == "5" and "??" in current.text, f"the move list marks it: {current.text}")
+    board = chess.Board()
+    for san in ["e4", "e5", "Qh5", "Nc6"]:
+        board.push_san(san)
+    better = chess.Move.from_uci(page.el("#arrows").get_attribute("data-move"))
+    check(better in board.legal_moves and better != board.parse_san("Qxe5+"),
+          f"the arrow shows a legal better move, {board.san(better)}")
+    if shots:
+        page.d.save_screenshot(str(shots / "review.png"))
+    # A move of the list, and a point of the graph, show their positions.
+    page.el('#review-moves .move[data-ply="1"]').click()
+    page.wait.until(lambda d: page.d.execute_script("return review.ply") == 1)
+    check(page.el(".sq[data-sq='e4'] .piece").get_attribute("title") == "white pawn"
+          and not page.d.find_elements(By.CSS_SELECTOR, "#arrows"), "a move clicked: the board after 1. e4, no arrow")
+    graph = page.el("#review-graph")
+    ActionChains(page.d).move_to_element_with_offset(graph, 0, 0).click().perform()
+    page.wait.until(lambda d: page.d.execute_script("return review.ply") != 1)
+    check(page.d.execute_script("return review.ply") in (3, 4), "the graph clicked in its middle: the middle position")
+    before = set(downloads.glob("*.pgn"))
+    page.el("#review-download").click()
+    page.wait.until(lambda d: set(downloads.glob("*.pgn")) - before
+                    and not list(downloads.glob("*.crdownload")))
+    path = next(iter(set(downloads.glob("*.pgn")) - before))
+    with open(path) as f:
+        game = chess.pgn.read_game(f)
+    check(not game.errors, f"python-chess reads the annotated PGN {game.errors}")
+    node = game.next().next().next().next().next()
+    check(node.san() == "Qxe5+" and chess.pgn.NAG_BLUNDER in node.nags, "the PGN's blunder has ??")
+    check(len(node.parent.variations) == 2 and node.parent.variations[1].move == better,
+          "the better move is the PGN's variation and the arrow's move")
+    check("[%eval" in node.comment and game.headers["Annotator"] == "Pinmask", f"eval comment: {node.comment}")
+
+
 def state_requests(page):
     """How many times the page has asked for the game's state."""
     return page.d.execute_script(
@@ -494,6 +572,9 @@ def main():
         play_a_game(page, downloads, args.screenshots)
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no console errors in Play mode {errors}")
+        review_games(page, downloads, args.screenshots)
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no console errors in Review mode {errors}")
         page.el("#mode-collect").click()
         bad_fen(page)
         # The bad FEN's 400 reply is logged by Chromium itself; nothing else may be.
