@@ -17,36 +17,59 @@ use std::time::Duration;
 const HANGING_QUEEN: &str = "[White \"Careless\"]\n[Black \"Careful\"]\n\n\
     1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 4. d4 *\n";
 
+/// A review's event stream, read as the page's `EventSource` does.
+struct Events {
+    lines: std::io::Lines<BufReader<TcpStream>>,
+}
+
+impl Events {
+    fn open(s: &Server, id: &str) -> Events {
+        let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /api/review/events?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            s.port
+        )
+        .unwrap();
+        Events {
+            lines: BufReader::new(stream).lines(),
+        }
+    }
+
+    /// The `review` events' data, in order, up to the first for which
+    /// `last` holds.
+    fn until(&mut self, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut seen = Vec::new();
+        let mut name = String::new();
+        for line in &mut self.lines {
+            let line = line.expect("the stream goes on until the review ends");
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                assert_eq!(name, "review");
+                let value: Value = serde_json::from_str(data).unwrap();
+                let end = last(&value);
+                seen.push(value);
+                if end {
+                    return seen;
+                }
+            }
+        }
+        panic!("the stream closed first: {seen:?}");
+    }
+}
+
+fn ended(review: &Value) -> bool {
+    !matches!(review["status"].as_str(), Some("queued" | "running"))
+}
+
 /// Reads the review's event stream until the review ends; returns every
 /// `review` event's data, in order.
 fn events_until_end(s: &Server, id: &str) -> Vec<Value> {
-    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .unwrap();
-    write!(
-        stream,
-        "GET /api/review/events?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
-        s.port
-    )
-    .unwrap();
-    let mut seen = Vec::new();
-    let mut name = String::new();
-    for line in BufReader::new(stream).lines() {
-        let line = line.expect("the stream goes on until the review ends");
-        if let Some(n) = line.strip_prefix("event: ") {
-            name = n.to_string();
-        } else if let Some(data) = line.strip_prefix("data: ") {
-            assert_eq!(name, "review");
-            let value: Value = serde_json::from_str(data).unwrap();
-            let status = value["status"].as_str().unwrap().to_string();
-            seen.push(value);
-            if !matches!(status.as_str(), "queued" | "running") {
-                return seen;
-            }
-        }
-    }
-    panic!("the stream closed before the review ended: {seen:?}");
+    Events::open(s, id).until(ended)
 }
 
 fn start_review(s: &Server, pgn: &str, depth: u32) -> Value {
@@ -185,17 +208,22 @@ fn bad_requests_are_refused_with_a_reason() {
 }
 
 #[test]
-fn a_review_is_stopped_and_its_pgn_is_not_offered() {
+fn the_analysis_streams_in_and_a_review_is_stopped() {
     let s = start("review-stop");
-    // A long game at the deepest depth: far from done when stopped.
+    // A long game at depth 12: far from done when the first positions come.
     let pgn = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
                8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *";
-    let first = start_review(&s, pgn, 16);
+    let first = start_review(&s, pgn, 12);
     let id = first["id"].as_str().unwrap();
+    let mut events = Events::open(&s, id);
+    let seen = events.until(|e| !e["evals"].as_array().unwrap().is_empty() || ended(e));
+    let partial = seen.last().unwrap();
+    assert_eq!(partial["status"], "running", "{partial}");
+    assert!(partial["evals"].as_array().unwrap().len() < 41, "{partial}");
     let (status, stopped) = s.post("/api/review/stop", &json!({ "id": id }));
     assert_eq!(status, 200, "{stopped}");
     assert_eq!(stopped["status"], "stopped");
-    let last = events_until_end(&s, id);
+    let last = events.until(ended);
     assert_eq!(last.last().unwrap()["status"], "stopped");
     assert_eq!(s.get(&format!("/api/review/pgn?id={id}")).0, 409);
     // The pool is free again: a short review gets done.
