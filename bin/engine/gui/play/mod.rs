@@ -4,7 +4,8 @@
 //! Each browser gets a session cookie (random, HttpOnly, SameSite=Strict)
 //! when it starts its first game; its game is a [`seat::Seat`] behind its
 //! own lock, so two people never see or touch each other's game. The
-//! engine's searches for every game run on one bounded [`pool::Pool`]; a
+//! engine's searches for every game (and Review mode's jobs, through
+//! [`Play::submit_review`]) run on one bounded [`pool::Pool`]; a
 //! dispatcher thread takes the pool's reports and applies them to their
 //! seats. Every change is written to the database before it is answered or
 //! pushed (Server-Sent Events, `GET /api/play/events`), so a restarted
