@@ -12,7 +12,7 @@ const review = {
   fens: [],       // the FEN of each position
 };
 
-const GRAPH = { w: 600, h: 170, pad: 6 };
+const GRAPH = { w: 600, h: 170, pad: 8 };  // pad: room for a mark at the edge
 const SVG_NS = "http://www.w3.org/2000/svg";
 const VERDICT_CLASS = { Blunder: "blunder", Mistake: "mistake", Inaccuracy: "inaccuracy" };
 
