@@ -296,6 +296,10 @@ fn run(
         entry.push(&state);
         state.chess960
     };
+    // A fresh table, as `engine analyse` clears its own for each game: the
+    // same game at the same depth gets the same review whatever the worker
+    // searched before.
+    searcher.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
