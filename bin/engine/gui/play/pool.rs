@@ -13,7 +13,8 @@
 //!
 //! A worker keeps its transposition table from job to job, whatever the
 //! game: an entry is keyed by its position, so another game's entries are
-//! as valid as this one's.
+//! as valid as this one's. (A review clears it first, for a review that
+//! does not depend on what the worker searched before.)
 
 use crossbeam_channel::{Receiver, Sender};
 use movegen::{Game, Move};
