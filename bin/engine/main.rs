@@ -230,7 +230,7 @@ fn moves(fen: &str, chess960: bool, san: bool) -> Result<(), String> {
     let pos = parse_fen(fen)?;
     for &mv in pos.legal_moves().iter() {
         if san {
-            println!("{}", pos.san(mv));
+            println!("{}", pos.san(mv).expect("a listed move is legal"));
         } else {
             println!("{}", mv.to_uci(chess960));
         }

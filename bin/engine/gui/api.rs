@@ -89,7 +89,12 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
     // Each legal move's SAN, keyed by its UCI text, for the page's lists.
     let san: serde_json::Map<String, Value> = legal
         .iter()
-        .map(|&mv| (uci(mv, chess960), json!(pos.san(mv).to_string())))
+        .map(|&mv| {
+            (
+                uci(mv, chess960),
+                json!(pos.san(mv).expect("a listed move is legal").to_string()),
+            )
+        })
         .collect();
     let status = match (pos.in_check(), legal.is_empty()) {
         (true, true) => "checkmate",

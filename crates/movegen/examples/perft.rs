@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     let start = Instant::now();
     let mut total = 0;
     for (mv, count) in movegen::divide(&pos, depth) {
-        println!("{}: {count}", pos.san(mv));
+        println!("{}: {count}", pos.san(mv).expect("a listed move is legal"));
         total += count;
     }
     let secs = start.elapsed().as_secs_f64();

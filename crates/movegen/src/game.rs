@@ -204,7 +204,7 @@ impl Game {
             return Err(MoveError::Illegal);
         }
         self.keys.push(repetition_key(&pos));
-        self.positions.push(pos.play(mv));
+        self.positions.push(pos.play_unchecked(mv));
         self.moves.push(mv);
         Ok(())
     }
@@ -291,7 +291,7 @@ impl Game {
             } else if out.is_empty() {
                 out.push_str(&format!("{}... ", pos.fullmove_number()));
             }
-            out.push_str(&pos.san(mv).to_string());
+            out.push_str(&pos.san_unchecked(mv).to_string());
         }
         out
     }

@@ -434,9 +434,21 @@ impl Position {
         self.generate_moves(|_| true)
     }
 
-    /// Whether `mv` is legal here.
+    /// Whether `mv` is legal here. Any [`Move`] may be asked about, even
+    /// one built from raw bits.
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+    /// assert!(pos.is_legal(e4));
+    /// assert!(!pos.is_legal(Move::NULL));
+    /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
+        // Most wrong moves start off our pieces: no generation for those.
+        self.colors[self.side].has(mv.from())
+            && self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
     }
 }
 

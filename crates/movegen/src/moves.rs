@@ -72,7 +72,12 @@ impl Move {
         match self.0 >> 12 {
             KIND_CASTLE => MoveKind::Castle,
             KIND_EP => MoveKind::EnPassant,
-            k if k >= KIND_PROMO => MoveKind::Promotion(Piece::ALL[(k - KIND_PROMO) as usize + 1]),
+            // Only 4 to 7 are made by `Move::new`; the mask keeps any bits
+            // from `Move::from_bits` on the board of promotion pieces (such
+            // a move never equals a legal one, so it is never played).
+            k if k >= KIND_PROMO => {
+                MoveKind::Promotion(Piece::ALL[((k - KIND_PROMO) & 3) as usize + 1])
+            }
             _ => MoveKind::Normal,
         }
     }

@@ -161,7 +161,7 @@ fn san_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
                 for p in &s.ours {
                     for mv in p.legal_moves() {
                         text.clear();
-                        write!(text, "{}", p.san(mv)).unwrap();
+                        write!(text, "{}", p.san(mv).unwrap()).unwrap();
                         digest(&text, &mut h);
                     }
                 }

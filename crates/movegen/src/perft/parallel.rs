@@ -72,13 +72,13 @@ pub fn divide_until(
     // (index of the root move, position to count, depth left)
     let mut tasks: Vec<(usize, Position, u32)> = Vec::new();
     for (i, &mv) in moves.iter().enumerate() {
-        let child = pos.play(mv);
+        let child = pos.play_unchecked(mv);
         if split_deeper {
             let replies = child.legal_moves();
             tasks.extend(
                 replies
                     .iter()
-                    .map(|&reply| (i, child.play(reply), depth - 2)),
+                    .map(|&reply| (i, child.play_unchecked(reply), depth - 2)),
             );
         } else {
             tasks.push((i, child, depth - 1));
@@ -175,7 +175,7 @@ fn count_until(
     }
     let mut total = 0;
     for &mv in pos.legal_moves().iter() {
-        total += count_until(&pos.play(mv), depth - 1, hash, stop)?;
+        total += count_until(&pos.play_unchecked(mv), depth - 1, hash, stop)?;
     }
     if let Some(h) = hash {
         h.put(pos, depth, total);
