@@ -104,12 +104,13 @@ fn main() {
     }
     // Unused when PEXT lookups replace it.
     write_table(&mut src, "SLIDER_ATTACKS", &all);
-    // On x86-64 (for perft's run-time PEXT copy) or with the `pext` feature,
-    // a second table in PEXT order: entry i of a square is the attack set for
-    // pdep(i, mask). Each square's slice has the same size and offset as its
-    // magic slice, so `Magic::offset` serves both.
+    // For the `fast-perft` feature's run-time PEXT copy on x86-64, or with
+    // the `pext` feature, a second table in PEXT order: entry i of a square
+    // is the attack set for pdep(i, mask). Each square's slice has the same
+    // size and offset as its magic slice, so `Magic::offset` serves both.
     let x86_64 = env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "x86_64");
-    if x86_64 || env::var_os("CARGO_FEATURE_PEXT").is_some() {
+    let fast_perft = env::var_os("CARGO_FEATURE_FAST_PERFT").is_some();
+    if (x86_64 && fast_perft) || env::var_os("CARGO_FEATURE_PEXT").is_some() {
         write_pext_table(&mut src);
     }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("magics.rs");

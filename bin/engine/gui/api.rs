@@ -215,7 +215,7 @@ impl Verdict {
 
 /// `go perft`-style divide counts.
 pub fn divide(pos: &Position, depth: u32, chess960: bool) -> Value {
-    let mut rows: Vec<(String, u64)> = movegen::divide(pos, depth)
+    let mut rows: Vec<(String, u64)> = movegen::perft::divide(pos, depth)
         .into_iter()
         .map(|(m, n)| (uci(m, chess960), n))
         .collect();

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     };
     let start = Instant::now();
     let mut total = 0;
-    for (mv, count) in movegen::divide(&pos, depth) {
+    for (mv, count) in movegen::perft::divide(&pos, depth) {
         println!("{}: {count}", pos.san(mv).expect("a listed move is legal"));
         total += count;
     }

@@ -232,10 +232,10 @@ impl Sliders for Magics {
 /// Lookups indexed by PEXT of the occupancy. Only the perft copy compiled
 /// for BMI2 names this type, and it is entered only once CPUID reported
 /// BMI2 (see `perft::dispatch`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
 pub(crate) struct Pext;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
 impl Sliders for Pext {
     #[inline(always)]
     fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -248,14 +248,17 @@ impl Sliders for Pext {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(feature = "fast-perft", all(feature = "pext", target_feature = "bmi2"))
+))]
 #[inline(always)]
 fn pext_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     // SAFETY: only reached through `Pext`, which only the BMI2 copy of perft
     // uses after CPUID reported BMI2, or from builds for BMI2 targets (the
     // `pext` feature). Against the magic multiply: +8% perft speed on an
     // Intel Xeon (release builds, interleaved).
-    let index = unsafe { std::arch::x86_64::_pext_u64(occupied.0, m.mask) };
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) };
     let idx = m.offset + index as usize;
     debug_assert!(idx < PEXT_ATTACKS.len());
     // SAFETY: build.rs gives each square a slice of 2^popcount(mask) entries
@@ -319,7 +322,7 @@ mod tests {
     fn subsets(mask: u64) -> impl Iterator<Item = u64> {
         let mut sub = 0u64;
         let mut done = false;
-        std::iter::from_fn(move || {
+        core::iter::from_fn(move || {
             if done {
                 return None;
             }
@@ -359,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
     fn pext_lookups_match_magic_lookups_for_every_blocker_subset() {
         if !std::arch::is_x86_feature_detected!("bmi2") {
             return;

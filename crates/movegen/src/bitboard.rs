@@ -1,8 +1,9 @@
 //! Sets of squares as 64-bit masks.
 
 use crate::square::{File, Rank, Square};
-use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares; bit `n` is square `n` (a1 = 0, h8 = 63).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]

@@ -6,7 +6,8 @@ use crate::castling::{lane_index, CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
-use std::fmt;
+use alloc::{format, string::String, vec::Vec};
+use core::fmt;
 
 /// Why a FEN string was rejected. "Not a FEN" problems name the field;
 /// [`FenError::OpponentInCheck`] and the king and pawn checks reject a
@@ -91,7 +92,7 @@ impl fmt::Display for FenError {
     }
 }
 
-impl std::error::Error for FenError {}
+impl core::error::Error for FenError {}
 
 impl Position {
     /// Parses a FEN. The clocks may be missing (they default to `0 1`, as GUIs
@@ -198,7 +199,7 @@ impl Position {
 }
 
 /// Parses a FEN, as [`Position::from_fen`].
-impl std::str::FromStr for Position {
+impl core::str::FromStr for Position {
     type Err = FenError;
 
     fn from_str(fen: &str) -> Result<Position, FenError> {

@@ -12,7 +12,13 @@ use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::san::SanError;
 use crate::zobrist;
-use std::fmt;
+use alloc::{
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+use core::fmt;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -204,7 +210,7 @@ impl Game {
             return Err(MoveError::Illegal);
         }
         self.keys.push(repetition_key(&pos));
-        self.positions.push(pos.play_unchecked(mv));
+        self.positions.push(pos.play_generated(mv));
         self.moves.push(mv);
         Ok(())
     }

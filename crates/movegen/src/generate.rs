@@ -413,6 +413,7 @@ impl Position {
     /// [`Position::count_moves`] with the slider lookups `L`, for a
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
         self.count_moves_state::<L, WHITE, { castle_state::ANY }>(Leapers::UNKNOWN)
     }
@@ -420,6 +421,7 @@ impl Position {
     /// [`Position::count_moves_for`], with `CASTLE` as in
     /// [`Position::generate_state`].
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: u8>(
         &self,
         leapers: Leapers,

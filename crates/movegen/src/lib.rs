@@ -1,5 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+// The core is `no_std` with `alloc`; threads, I/O and CPU feature detection
+// come with the default `std` feature. Tests always have std.
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+
+extern crate alloc;
 
 pub mod attacks;
 mod bitboard;
@@ -15,7 +20,7 @@ mod masks;
 mod move_list;
 mod move_sets;
 mod moves;
-mod perft;
+pub mod perft;
 mod piece;
 mod position;
 mod san;
@@ -36,11 +41,6 @@ pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use move_list::{MoveList, MoveListIter, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};
-pub use perft::{
-    count_units, divide, divide_parallel, divide_streamed, divide_until, divide_with, merge, perft,
-    perft_hashed, perft_parallel, perft_with, read_units, result_line, split, write_units,
-    MergeError, PerftHash, Unit, UnitsError, UnitsFile, UnitsHeader,
-};
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};
 pub use san::{San, SanError, Suffix};

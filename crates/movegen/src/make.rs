@@ -59,7 +59,7 @@ impl Position {
     #[inline]
     pub fn try_play(&self, mv: Move) -> Result<Position, MoveError> {
         if self.is_legal(mv) {
-            Ok(self.play_unchecked(mv))
+            Ok(self.play_generated(mv))
         } else {
             Err(MoveError::Illegal)
         }
@@ -87,9 +87,16 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&self, mv: Move) -> Position {
         debug_assert!(self.is_legal(mv), "play_unchecked: illegal move {mv}");
+        self.play_generated(mv)
+    }
+
+    /// [`Position::play_unchecked`] without its debug assertion, for the
+    /// crate's own loops over generated moves (perft, SAN, games).
+    #[inline]
+    pub(crate) fn play_generated(&self, mv: Move) -> Position {
         let piece = self
             .piece_on(mv.from())
-            .expect("play_unchecked: a legal move starts on a square holding a piece");
+            .expect("a generated move starts on a square holding a piece");
         let mut next = *self;
         next.play_in_place::<true, Magics>(piece, mv);
         next

@@ -3,7 +3,7 @@
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{File, Square};
-use std::fmt;
+use core::fmt;
 
 /// What kind of move a [`Move`] is, beyond its two squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -219,7 +219,7 @@ impl fmt::Display for UciMove {
 }
 
 /// Reads `e2e4`, `e7e8q` or `0000`.
-impl std::str::FromStr for UciMove {
+impl core::str::FromStr for UciMove {
     type Err = MoveError;
 
     fn from_str(text: &str) -> Result<UciMove, MoveError> {
@@ -269,7 +269,7 @@ impl fmt::Display for MoveError {
     }
 }
 
-impl std::error::Error for MoveError {}
+impl core::error::Error for MoveError {}
 
 impl Position {
     /// Finds the legal move written `text` in UCI notation. Castling is accepted

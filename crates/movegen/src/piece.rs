@@ -1,6 +1,6 @@
 //! Colours and piece kinds.
 
-use std::ops::{Index, IndexMut, Not};
+use core::ops::{Index, IndexMut, Not};
 
 /// A side: White or Black.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -20,7 +20,8 @@ use crate::moves::{Move, MoveError, MoveKind};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
-use std::fmt;
+use alloc::string::String;
+use core::fmt;
 
 /// A move in SAN, worked out against the position it is played in; `Display`
 /// writes it (`Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`).
@@ -147,7 +148,7 @@ impl fmt::Display for SanError {
     }
 }
 
-impl std::error::Error for SanError {}
+impl core::error::Error for SanError {}
 
 impl Position {
     /// The legal move `mv` in SAN.
@@ -200,7 +201,7 @@ impl Position {
                 promotion: mv.promotion(),
             }
         };
-        let next = self.play_unchecked(mv);
+        let next = self.play_generated(mv);
         let suffix = if !next.in_check() {
             Suffix::None
         } else if next.has_legal_move() {
@@ -347,7 +348,7 @@ fn parse_body(text: &str) -> Result<Body, SanError> {
         return Err(SanError::Syntax);
     }
     let (head, target) = b.split_at(b.len() - 2);
-    let to = Square::parse(std::str::from_utf8(target).map_err(|_| SanError::Syntax)?)
+    let to = Square::parse(core::str::from_utf8(target).map_err(|_| SanError::Syntax)?)
         .ok_or(SanError::Syntax)?;
     let (head, capture) = match head.split_last() {
         Some((b'x' | b':', rest)) => (rest, true),

@@ -1,6 +1,6 @@
 //! Files, ranks and squares.
 
-use std::fmt;
+use core::fmt;
 
 /// A file (column) of the board, `A` to `H`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -147,7 +147,7 @@ impl Square {
     pub const fn index(self) -> usize {
         // SAFETY: every constructor above keeps the index below 64. Telling
         // the compiler so removes the bounds checks of every table lookup.
-        unsafe { std::hint::assert_unchecked(self.0 < 64) };
+        unsafe { core::hint::assert_unchecked(self.0 < 64) };
         self.0 as usize
     }
 
@@ -195,10 +195,10 @@ impl fmt::Display for ParseSquareError {
     }
 }
 
-impl std::error::Error for ParseSquareError {}
+impl core::error::Error for ParseSquareError {}
 
 /// Parses a square name, as [`Square::parse`].
-impl std::str::FromStr for Square {
+impl core::str::FromStr for Square {
     type Err = ParseSquareError;
 
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {

@@ -206,7 +206,7 @@ fn perft_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
     vec![
         (
             "ours",
-            Box::new(|| s.ours.iter().map(|p| movegen::perft(p, 5)).sum()),
+            Box::new(|| s.ours.iter().map(|p| movegen::perft::perft(p, 5)).sum()),
         ),
         (
             "cozy-chess",
@@ -273,6 +273,6 @@ fn main() {
         rounds,
         moves,
     );
-    let nodes: u64 = six.ours.iter().map(|p| movegen::perft(p, 5)).sum();
+    let nodes: u64 = six.ours.iter().map(|p| movegen::perft::perft(p, 5)).sum();
     compare("perft 5, six positions", &perft_tasks(&six), rounds, nodes);
 }
