@@ -1,7 +1,8 @@
 //! Attack tables: leapers and lines by `const fn`, sliders by magic bitboards.
 //!
-//! The magic numbers and the shared slider table are found by `build.rs` with a
-//! fixed seed (see `slow.rs` for the ray-walking reference both are built from).
+//! The magic numbers were found with a fixed seed and are committed
+//! (`magic_numbers.rs`); `build.rs` fills the shared slider table from them
+//! (see `slow.rs` for the ray-walking reference both are built from).
 
 use crate::bitboard::Bitboard;
 use crate::piece::Color;
@@ -331,6 +332,28 @@ mod tests {
             done = sub == 0;
             Some(cur)
         })
+    }
+
+    #[test]
+    fn committed_magics_are_the_search_result() {
+        use crate::slow::{find_magic, Rng, MAGIC_SEED};
+        let mut rng = Rng(MAGIC_SEED);
+        let rook: Vec<u64> = (0..64)
+            .map(|sq| find_magic(sq, &ROOK_DIRS, &mut rng))
+            .collect();
+        let bishop: Vec<u64> = (0..64)
+            .map(|sq| find_magic(sq, &BISHOP_DIRS, &mut rng))
+            .collect();
+        assert_eq!(
+            rook,
+            crate::magic_numbers::ROOK,
+            "regenerate magic_numbers.rs"
+        );
+        assert_eq!(
+            bishop,
+            crate::magic_numbers::BISHOP,
+            "regenerate magic_numbers.rs"
+        );
     }
 
     #[test]

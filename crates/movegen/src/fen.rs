@@ -36,8 +36,11 @@ pub enum FenError {
     CastlingRepeated(char),
     /// A castling right whose king or rook is not on its square.
     CastlingPieces(char),
-    /// The en-passant field is not `-` or a square on rank 3 or 6 (for the side to move).
+    /// The en-passant field is neither `-` nor a square name.
     EnPassantSquare,
+    /// An en-passant square off the rank it must be on with this side to
+    /// move (rank 6 with White to move, rank 3 with Black).
+    EnPassantRank(Color, Square),
     /// An en-passant square with no pawn that could have just double-stepped past it.
     EnPassantPawn(Square),
     /// The half-move clock is not a non-negative integer.
@@ -76,8 +79,16 @@ impl fmt::Display for FenError {
                 f,
                 "castling: right {c:?} needs its king and rook on their squares"
             ),
-            FenError::EnPassantSquare => {
-                f.write_str("en passant: expected '-' or a square on rank 3 or 6")
+            FenError::EnPassantSquare => f.write_str("en passant: expected '-' or a square"),
+            FenError::EnPassantRank(side, sq) => {
+                let rank = match side {
+                    Color::White => 6,
+                    Color::Black => 3,
+                };
+                write!(
+                    f,
+                    "en passant: {sq} is not on rank {rank}, where the square must be with {side} to move"
+                )
             }
             FenError::EnPassantPawn(sq) => write!(
                 f,
@@ -349,7 +360,7 @@ fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {
         Color::Black => (Rank::Third, 1),
     };
     if sq.rank() != ep_rank {
-        return Err(FenError::EnPassantSquare);
+        return Err(FenError::EnPassantRank(pos.side, sq));
     }
     let pawn = sq.offset_rank(dir).expect("rank 3 and 6 have neighbours");
     let origin = sq.offset_rank(-dir).expect("rank 3 and 6 have neighbours");
