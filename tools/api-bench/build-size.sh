@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Clean release build time and `.text` size of a small program that uses
-# each chess crate the same way (parse a FEN, list the moves, perft 4), all
+# each chess crate the same way (parse a FEN, list the moves, a perft 4 of
+# its own, and the library's perft where it has one: ours, shakmaty), all
 # in one run, so the figures share the machine's load. Each program is
 # built with default features and cargo's default release profile, as a
 # user's crate would be (our workspace's profiles do not reach it).
@@ -8,7 +9,8 @@
 #   tools/api-bench/build-size.sh [label=path/to/pinmask-movegen ...]
 #
 # With no arguments it measures this checkout's crate; each extra argument
-# adds another copy of ours (e.g. `before=/tmp/old/crates/movegen`).
+# adds another copy of ours (e.g. `before=/tmp/old/crates/movegen`). Fails
+# if this checkout's build takes more than twice cozy-chess's (CI runs it).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -37,6 +39,9 @@ TOML
 for entry in "${ours[@]}"; do
     label="${entry%%=*}"
     path="${entry#*=}"
+    # The library's own perft: at the crate root before issue 33, in `perft` after.
+    lib_perft="movegen::perft"
+    if grep -q '^pub mod perft;' "$path/src/lib.rs"; then lib_perft="movegen::perft::perft"; fi
     make_crate "use-$label" "movegen = { package = \"pinmask-movegen\", path = \"$path\" }" '
 fn main() {
     let fen = std::env::args().nth(1).unwrap_or(movegen::STARTPOS_FEN.to_string());
@@ -47,6 +52,7 @@ fn main() {
         p.legal_moves().iter().map(|&m| perft(&p.play(m), d - 1)).sum()
     }
     println!("{}", perft(&pos, 4));
+    println!("{}", '"$lib_perft"'(&pos, 4));
 }'
 done
 make_crate use-cozy-chess 'cozy-chess = "=0.3.4"' '
@@ -72,11 +78,13 @@ fn main() {
     println!("{}", pos.legal_moves().len());
     fn perft(p: &Chess, d: u32) -> u64 {
         if d == 0 { return 1; }
-        p.legal_moves().iter().map(|m| { let mut c = p.clone(); c.play_unchecked(m); perft(&c, d - 1) }).sum()
+        p.legal_moves().iter().map(|m| { let mut c = p.clone(); c.play_unchecked(*m); perft(&c, d - 1) }).sum()
     }
     println!("{}", perft(&pos, 4));
+    println!("{}", shakmaty::perft(&pos, 4));
 }'
 
+declare -A seconds
 printf '%-24s %10s %12s %10s\n' crate "build (s)" ".text (B)" perft4
 for dir in "$work"/use-*; do
     name="$(basename "$dir")"
@@ -87,5 +95,9 @@ for dir in "$work"/use-*; do
     bin="$dir/target/release/$name"
     text=$(size -A "$bin" | awk '$1 == ".text" { print $2 }')
     nodes=$("$bin" | tail -1)
-    printf '%-24s %10.1f %12s %10s\n' "${name#use-}" "$(echo "$end - $start" | bc)" "$text" "$nodes"
+    seconds[${name#use-}]=$(echo "$end - $start" | bc)
+    printf '%-24s %10.1f %12s %10s\n' "${name#use-}" "${seconds[${name#use-}]}" "$text" "$nodes"
 done
+ratio=$(echo "scale=2; ${seconds[pinmask-movegen]} / ${seconds[cozy-chess]}" | bc)
+echo "pinmask-movegen / cozy-chess build time: ${ratio}x (at most 2x)"
+[ "$(echo "$ratio <= 2" | bc)" = 1 ]
