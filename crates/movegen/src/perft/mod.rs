@@ -18,11 +18,11 @@
 //! compile; the `fast-perft` feature swaps in a recursion specialised per
 //! piece and castling state and compiled for three x86-64 CPU levels,
 //! chosen at run time (about 3x faster, and most of the crate's machine
-//! code). The rest needs the `std` feature: [`PerftHash`] and the hashed
+//! code). The rest needs the `std` feature: `PerftHash` and the hashed
 //! and threaded counts, and the three steps of a perft too deep for one
-//! machine: [`split`] the tree at depth S into unique positions with their
-//! paths (a units file, [`write_units`]), count perft(D - S) of ranges of
-//! units anywhere ([`count_units`]), and [`merge`] the `index count`
+//! machine: `split` the tree at depth S into unique positions with their
+//! paths (a units file, `write_units`), count perft(D - S) of ranges of
+//! units anywhere (`count_units`), and `merge` the `index count`
 //! results into the exact total.
 
 #[cfg(feature = "std")]

@@ -196,7 +196,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
     perft_with(pos, depth, threads, None)
 }
 
-/// Divide split over `threads` threads, no hashing; same counts as [`divide`].
+/// Divide split over `threads` threads, no hashing; same counts as [`divide`](super::divide).
 pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     divide_with(pos, depth, threads, None)
 }
