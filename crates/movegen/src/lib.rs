@@ -26,6 +26,8 @@ mod moves;
 mod names;
 pub mod perft;
 mod piece;
+mod polyglot;
+mod polyglot_keys;
 mod position;
 mod san;
 #[cfg(feature = "serde")]
