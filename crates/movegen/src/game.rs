@@ -33,9 +33,11 @@ pub enum Outcome {
     /// Neither side has the pieces to mate (see
     /// [`Position::is_insufficient_material`]).
     InsufficientMaterial,
-    /// A hundred plies without a capture or a pawn move.
+    /// A hundred plies without a capture or a pawn move (a claimable draw;
+    /// automatic at 150 plies, the 75-move rule).
     FiftyMoves,
-    /// The position has occurred three times, the same side to move each time.
+    /// The position has occurred three times, the same side to move each
+    /// time (a claimable draw; automatic at five times).
     Repetition,
 }
 
@@ -257,10 +259,93 @@ impl Game {
         1 + earlier
     }
 
+    /// The outcome that ends the game without anyone claiming it (FIDE's
+    /// rules): mate, stalemate, insufficient material, 75 moves
+    /// ([`Outcome::FiftyMoves`] at 150 plies) or fivefold repetition
+    /// ([`Outcome::Repetition`] at five occurrences). `None` while play
+    /// must go on, even if a draw may be claimed ([`Game::claimable_draw`]).
+    ///
+    /// ```
+    /// use movegen::{Game, Outcome};
+    ///
+    /// let mut game = Game::default();
+    /// for _ in 0..2 {
+    ///     for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///         game.play_san(san)?;
+    ///     }
+    /// }
+    /// // Three times: a player may claim the draw, but play goes on.
+    /// assert_eq!(game.claimable_draw(), Some(Outcome::Repetition));
+    /// assert_eq!(game.automatic_outcome(), None);
+    /// for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play_san(san)?;
+    /// }
+    /// assert_eq!(game.automatic_outcome(), Some(Outcome::Repetition));
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
+    pub fn automatic_outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if let Some(end) = self.board_end() {
+            return Some(end);
+        }
+        if pos.halfmove_clock() >= 150 {
+            Some(Outcome::FiftyMoves)
+        } else if self.repetitions() >= 5 {
+            Some(Outcome::Repetition)
+        } else {
+            None
+        }
+    }
+
+    /// A draw the side to move may claim: [`Outcome::FiftyMoves`] after 100
+    /// plies without a capture or pawn move, or [`Outcome::Repetition`] when
+    /// the position has occurred three times. `None` if there is none, or
+    /// if the game is already over on the board (mate, stalemate,
+    /// insufficient material).
+    ///
+    /// ```
+    /// use movegen::{Game, Outcome, Position};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w - - 100 80".parse().unwrap();
+    /// let game = Game::new(pos);
+    /// assert_eq!(game.claimable_draw(), Some(Outcome::FiftyMoves));
+    /// assert_eq!(game.automatic_outcome(), None);
+    /// ```
+    pub fn claimable_draw(&self) -> Option<Outcome> {
+        if self.board_end().is_some() {
+            return None;
+        }
+        if self.position().halfmove_clock() >= 100 {
+            Some(Outcome::FiftyMoves)
+        } else if self.repetitions() >= 3 {
+            Some(Outcome::Repetition)
+        } else {
+            None
+        }
+    }
+
+    /// Mate, stalemate or insufficient material: the endings the board
+    /// alone decides.
+    fn board_end(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if !pos.has_legal_move() {
+            return Some(if pos.in_check() {
+                Outcome::Checkmate {
+                    winner: !pos.side_to_move(),
+                }
+            } else {
+                Outcome::Stalemate
+            });
+        }
+        pos.is_insufficient_material()
+            .then_some(Outcome::InsufficientMaterial)
+    }
+
     /// How the game has ended, or `None` while it goes on. Draws by the
     /// fifty-move rule and by threefold repetition count as soon as a player
     /// could claim them (as chess GUIs adjudicate them); a mate on the move
-    /// that reaches fifty moves still wins.
+    /// that reaches fifty moves still wins. [`Game::automatic_outcome`] and
+    /// [`Game::claimable_draw`] tell the two kinds of draw apart.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         if !pos.has_legal_move() {
