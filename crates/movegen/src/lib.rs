@@ -8,6 +8,7 @@ extern crate alloc;
 
 pub mod attacks;
 mod bitboard;
+mod builder;
 mod castling;
 mod chess960;
 mod explain;
@@ -38,6 +39,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use builder::PositionBuilder;
 pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
