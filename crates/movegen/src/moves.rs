@@ -55,18 +55,42 @@ impl Move {
     }
 
     /// The square the moving piece leaves.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let mv = Position::startpos().parse_uci_move("g1f3", false).unwrap();
+    /// assert_eq!((mv.from(), mv.to()), (Square::G1, Square::F3));
+    /// ```
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index_masked((self.0 & 63) as usize)
     }
 
     /// The square the moving piece reaches (the castling rook's square for castling).
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// assert_eq!(castle.to(), Square::H1);
+    /// assert_eq!(castle.king_destination(), Square::G1);
+    /// ```
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_masked((self.0 >> 6 & 63) as usize)
     }
 
     /// The kind of move.
+    ///
+    /// ```
+    /// use movegen::{MoveKind, Piece, Position};
+    ///
+    /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// let promo = pos.parse_uci_move("a7a8n", false).unwrap();
+    /// assert_eq!(promo.kind(), MoveKind::Promotion(Piece::Knight));
+    /// ```
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> 12 {
@@ -83,6 +107,13 @@ impl Move {
     }
 
     /// The promotion piece, if this is a promotion.
+    ///
+    /// ```
+    /// use movegen::{Piece, Position};
+    ///
+    /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// assert_eq!(pos.parse_uci_move("a7a8q", false).unwrap().promotion(), Some(Piece::Queen));
+    /// ```
     #[inline(always)]
     pub const fn promotion(self) -> Option<Piece> {
         match self.kind() {
@@ -92,23 +123,55 @@ impl Move {
     }
 
     /// Whether this is castling.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// assert!(pos.parse_uci_move("e1g1", false).unwrap().is_castle());
+    /// ```
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 >> 12 == KIND_CASTLE
     }
 
     /// The raw 16 bits (for hash tables).
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let mv = Position::startpos().parse_uci_move("e2e4", false).unwrap();
+    /// assert_eq!(Move::from_bits(mv.bits()), mv);
+    /// ```
     pub const fn bits(self) -> u16 {
         self.0
     }
 
     /// A move from its raw bits, as returned by [`Move::bits`]. Any value is a
-    /// well-formed move, though not necessarily a legal one.
+    /// well-formed move, though not necessarily a legal one: check it with
+    /// [`Position::is_legal`] or play it with [`Position::try_play`].
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let stored = pos.parse_uci_move("d2d4", false).unwrap().bits();
+    /// assert!(pos.is_legal(Move::from_bits(stored)));
+    /// assert!(pos.try_play(Move::from_bits(0xffff)).is_err());
+    /// ```
     pub const fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
 
     /// The square the king lands on; for castling, the g- or c-file square.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e8c8", false).unwrap();
+    /// assert_eq!(castle.king_destination(), Square::C8);
+    /// ```
     pub fn king_destination(self) -> Square {
         if self.is_castle() {
             let file = if self.to() > self.from() {
@@ -124,6 +187,15 @@ impl Move {
 
     /// The move in UCI notation: castling as the king's step in standard chess
     /// (`e1g1`) or as king-takes-rook when `chess960` (`e1h1`).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// assert_eq!(castle.to_uci(false).to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(true).to_string(), "e1h1");
+    /// ```
     pub fn to_uci(self, chess960: bool) -> UciMove {
         if self == Move::NULL {
             return UciMove::Null;
