@@ -32,6 +32,13 @@ impl File {
     pub const NUM: usize = 8;
 
     /// The file with this index (0 = `A`), if there is one.
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::from_index(4), Some(File::E));
+    /// assert_eq!(File::from_index(8), None);
+    /// ```
     pub const fn from_index(i: usize) -> Option<File> {
         if i < 8 {
             Some(File::ALL[i])
@@ -41,11 +48,23 @@ impl File {
     }
 
     /// The file's index, 0 for `A`.
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::H.index(), 7);
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The file for a letter `a`-`h` (either case).
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::from_char('B'), Some(File::B));
+    /// ```
     pub fn from_char(c: char) -> Option<File> {
         let c = c.to_ascii_lowercase();
         ('a'..='h')
@@ -54,6 +73,12 @@ impl File {
     }
 
     /// The file's lower-case letter.
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::G.to_char(), 'g');
+    /// ```
     pub const fn to_char(self) -> char {
         (b'a' + self as u8) as char
     }
@@ -89,6 +114,12 @@ impl Rank {
     pub const NUM: usize = 8;
 
     /// The rank with this index (0 = first rank), if there is one.
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::from_index(0), Some(Rank::First));
+    /// ```
     pub const fn from_index(i: usize) -> Option<Rank> {
         if i < 8 {
             Some(Rank::ALL[i])
@@ -98,11 +129,23 @@ impl Rank {
     }
 
     /// The rank's index, 0 for the first rank.
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::Eighth.index(), 7);
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The rank for a digit `1`-`8`.
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::from_char('4'), Some(Rank::Fourth));
+    /// ```
     pub fn from_char(c: char) -> Option<Rank> {
         ('1'..='8')
             .contains(&c)
@@ -110,6 +153,12 @@ impl Rank {
     }
 
     /// The rank's digit.
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::Second.to_char(), '2');
+    /// ```
     pub const fn to_char(self) -> char {
         (b'1' + self as u8) as char
     }
@@ -124,11 +173,24 @@ impl Square {
     pub const NUM: usize = 64;
 
     /// The square at `file` and `rank`.
+    ///
+    /// ```
+    /// use movegen::{File, Rank, Square};
+    ///
+    /// assert_eq!(Square::new(File::E, Rank::Fourth), Square::E4);
+    /// ```
     pub const fn new(file: File, rank: Rank) -> Square {
         Square(rank as u8 * 8 + file as u8)
     }
 
     /// The square with this index, if it is below 64.
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::from_index(63), Some(Square::H8));
+    /// assert_eq!(Square::from_index(64), None);
+    /// ```
     pub const fn from_index(i: usize) -> Option<Square> {
         if i < 64 {
             Some(Square(i as u8))
@@ -143,6 +205,12 @@ impl Square {
     }
 
     /// The square's index, 0 to 63.
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::H1.index(), 7);
+    /// ```
     #[inline(always)]
     pub const fn index(self) -> usize {
         // SAFETY: every constructor above keeps the index below 64. Telling
@@ -152,21 +220,46 @@ impl Square {
     }
 
     /// The square's file.
+    ///
+    /// ```
+    /// use movegen::{File, Square};
+    ///
+    /// assert_eq!(Square::C7.file(), File::C);
+    /// ```
     pub const fn file(self) -> File {
         File::ALL[(self.0 & 7) as usize]
     }
 
     /// The square's rank.
+    ///
+    /// ```
+    /// use movegen::{Rank, Square};
+    ///
+    /// assert_eq!(Square::C7.rank(), Rank::Seventh);
+    /// ```
     pub const fn rank(self) -> Rank {
         Rank::ALL[(self.0 >> 3) as usize]
     }
 
     /// The same square seen from the other side (rank mirrored).
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::B2.flip_rank(), Square::B7);
+    /// ```
     pub const fn flip_rank(self) -> Square {
         Square(self.0 ^ 56)
     }
 
     /// The square `dr` ranks up (negative: down), if on the board.
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::E2.offset_rank(2), Some(Square::E4));
+    /// assert_eq!(Square::E2.offset_rank(-2), None);
+    /// ```
     pub const fn offset_rank(self, dr: i8) -> Option<Square> {
         let r = (self.0 >> 3) as i8 + dr;
         if r >= 0 && r < 8 {
@@ -177,6 +270,13 @@ impl Square {
     }
 
     /// Parses a square such as `e4`.
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::parse("e4"), Some(Square::E4));
+    /// assert_eq!(Square::parse("e9"), None);
+    /// ```
     pub fn parse(s: &str) -> Option<Square> {
         let mut chars = s.chars();
         let file = File::from_char(chars.next()?)?;
