@@ -43,6 +43,13 @@ pub enum Outcome {
 
 impl Outcome {
     /// The winner, or `None` for a draw.
+    ///
+    /// ```
+    /// use movegen::{Color, Outcome};
+    ///
+    /// assert_eq!(Outcome::Checkmate { winner: Color::Black }.winner(), Some(Color::Black));
+    /// assert_eq!(Outcome::Stalemate.winner(), None);
+    /// ```
     pub fn winner(self) -> Option<Color> {
         match self {
             Outcome::Checkmate { winner } => Some(winner),
@@ -51,6 +58,13 @@ impl Outcome {
     }
 
     /// The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`.
+    ///
+    /// ```
+    /// use movegen::{Color, Outcome};
+    ///
+    /// assert_eq!(Outcome::Checkmate { winner: Color::White }.result(), "1-0");
+    /// assert_eq!(Outcome::Repetition.result(), "1/2-1/2");
+    /// ```
     pub fn result(self) -> &'static str {
         match self.winner() {
             Some(Color::White) => "1-0",
@@ -165,6 +179,13 @@ pub struct Game {
 
 impl Game {
     /// A game starting at `start`.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let game = Game::new(Position::chess960(0).unwrap());
+    /// assert!(game.moves().is_empty());
+    /// ```
     pub fn new(start: Position) -> Game {
         Game {
             positions: vec![start],
@@ -174,6 +195,15 @@ impl Game {
     }
 
     /// The current position.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("e4")?;
+    /// assert_eq!(game.position().fullmove_number(), 1);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn position(&self) -> &Position {
         self.positions
             .last()
@@ -181,16 +211,43 @@ impl Game {
     }
 
     /// The start position.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("d4")?;
+    /// assert_eq!(*game.start(), Position::startpos());
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
 
     /// The moves played, in order.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.play_san("e4")?;
+    /// assert_eq!(game.moves(), [e4]);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
     /// Every position of the game, the start first and the current last.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("e4")?;
+    /// assert_eq!(game.positions().len(), 2);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn positions(&self) -> &[Position] {
         &self.positions
     }
@@ -206,6 +263,17 @@ impl Game {
     /// # Errors
     /// [`MoveError::Illegal`] if `mv` is not legal in the current position;
     /// the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, Move, MoveError};
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.position().parse_uci_move("e2e4", false)?;
+    /// game.play(e4)?;
+    /// assert_eq!(game.play(e4), Err(MoveError::Illegal)); // Black to move now
+    /// assert_eq!(game.play(Move::NULL), Err(MoveError::Illegal));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let pos = *self.position();
         if !pos.is_legal(mv) {
@@ -222,6 +290,16 @@ impl Game {
     ///
     /// # Errors
     /// A [`MoveError`]; the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, MoveError};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_uci("g1f3", false)?;
+    /// assert_eq!(game.play_uci("e2e4", false), Err(MoveError::Illegal));
+    /// assert_eq!(game.play_uci("e7e9", false), Err(MoveError::Malformed));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub fn play_uci(&mut self, text: &str, chess960: bool) -> Result<Move, MoveError> {
         let mv = self.position().parse_uci_move(text, chess960)?;
         self.play(mv)?;
@@ -232,6 +310,15 @@ impl Game {
     ///
     /// # Errors
     /// A [`SanError`]; the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, SanError};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("Nf3")?;
+    /// assert_eq!(game.play_san("Nf3"), Err(SanError::Illegal));
+    /// # Ok::<(), SanError>(())
+    /// ```
     pub fn play_san(&mut self, text: &str) -> Result<Move, SanError> {
         let mv = self.position().parse_san(text)?;
         self.play(mv).map_err(|_| SanError::Illegal)?;
@@ -239,6 +326,17 @@ impl Game {
     }
 
     /// Takes back the last move and returns it, or `None` at the start.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.play_san("e4")?;
+    /// assert_eq!(game.undo(), Some(e4));
+    /// assert_eq!(*game.position(), Position::startpos());
+    /// assert_eq!(game.undo(), None);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
@@ -248,6 +346,17 @@ impl Game {
 
     /// How many times the current position has occurred, this time included:
     /// same pieces, side to move, castling rights and en-passant capture.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play_san(san)?;
+    /// }
+    /// assert_eq!(game.repetitions(), 2);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn repetitions(&self) -> usize {
         let now = self.position();
         let key = repetition_key(now);
