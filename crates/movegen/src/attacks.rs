@@ -162,18 +162,40 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 static LINES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
 
 /// Squares a knight on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::knight_attacks;
+/// use movegen::Square;
+///
+/// assert_eq!(knight_attacks(Square::A1).len(), 2);
+/// ```
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
 /// Squares a king on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::king_attacks;
+/// use movegen::Square;
+///
+/// assert_eq!(king_attacks(Square::E4).len(), 8);
+/// ```
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])
 }
 
 /// Squares a pawn of `color` on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::pawn_attacks;
+/// use movegen::{Color, Square};
+///
+/// let e4 = pawn_attacks(Color::White, Square::E4);
+/// assert!(e4.has(Square::D5) && e4.has(Square::F5) && e4.len() == 2);
+/// ```
 #[inline(always)]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
@@ -268,12 +290,29 @@ fn pext_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use movegen::attacks::rook_attacks;
+/// use movegen::{Bitboard, Square};
+///
+/// let blocker = Bitboard::from_square(Square::A4);
+/// let reach = rook_attacks(Square::A1, blocker);
+/// assert!(reach.has(Square::A4) && !reach.has(Square::A5));
+/// assert_eq!(reach.len(), 3 + 7);
+/// ```
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use movegen::attacks::bishop_attacks;
+/// use movegen::{Bitboard, Square};
+///
+/// assert_eq!(bishop_attacks(Square::A1, Bitboard::EMPTY).len(), 7);
+/// ```
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)

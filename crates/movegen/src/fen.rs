@@ -113,6 +113,15 @@ impl Position {
     ///
     /// # Errors
     /// A [`FenError`] naming the field and the problem.
+    ///
+    /// ```
+    /// use movegen::{FenError, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+    /// assert_eq!(pos.count_moves(), 15);
+    /// assert_eq!(Position::from_fen("4k3/8/8/8/8/8/8/4K2R w"), Err(FenError::FieldCount(2)));
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
@@ -145,6 +154,14 @@ impl Position {
 
     /// The FEN, with castling in X-FEN form (`KQkq`, a file letter only for a
     /// rook that is not the outermost) or, if `shredder`, as rook file letters.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::chess960(0).unwrap();
+    /// assert_eq!(pos.fen(false), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert_eq!(pos.fen(true), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// ```
     pub fn fen(&self, shredder: bool) -> String {
         let mut out = String::with_capacity(90);
         for rank in Rank::ALL.into_iter().rev() {

@@ -383,6 +383,12 @@ impl Position {
     }
 
     /// All legal moves.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// assert_eq!(Position::startpos().legal_moves().len(), 20);
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate(&mut list);
@@ -390,6 +396,13 @@ impl Position {
     }
 
     /// The legal captures and promotions, as from [`Position::generate_captures`].
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// assert_eq!(kiwipete.legal_captures().len(), 8);
+    /// ```
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_captures(&mut list);
@@ -397,6 +410,13 @@ impl Position {
     }
 
     /// The number of legal moves, without listing them (promotions count four).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// assert_eq!(kiwipete.count_moves(), 48);
+    /// ```
     #[inline(always)]
     pub fn count_moves(&self) -> usize {
         self.count_moves_with::<Magics>()
@@ -432,6 +452,14 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let mate: Position = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    /// assert!(!mate.has_legal_move());
+    /// assert!(Position::startpos().has_legal_move());
+    /// ```
     pub fn has_legal_move(&self) -> bool {
         self.generate_moves(|_| true)
     }
