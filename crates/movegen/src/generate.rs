@@ -5,9 +5,10 @@ use crate::attacks::{between, knight_attacks, line, pawn_attacks, Magics, Slider
 use crate::bitboard::Bitboard;
 use crate::castling::state as castle_state;
 use crate::king_moves::Leapers;
+use crate::masks::piece_attacks;
 use crate::move_list::MoveList;
 use crate::move_sets::{PawnMoves, PieceMoves};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Square};
@@ -477,8 +478,42 @@ impl Position {
     /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
         // Most wrong moves start off our pieces: no generation for those.
-        self.colors[self.side].has(mv.from())
-            && self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
+        if !self.colors[self.side].has(mv.from()) {
+            return false;
+        }
+        let piece = self.piece_on(mv.from());
+        let plain = Move::new(mv.from(), mv.to(), MoveKind::Normal);
+        if mv == plain
+            && matches!(
+                piece,
+                Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen)
+            )
+        {
+            // The masks decide these without generating (`san` checks
+            // every move it writes); pawns and kings take the full path.
+            return self.piece_move_is_legal(mv.from(), mv.to());
+        }
+        self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
+    }
+
+    /// Whether the knight, bishop, rook or queen of the side to move on
+    /// `from` may go to `to`: it reaches `to`, which holds no piece of ours,
+    /// lies on the check mask, and, if the piece is pinned, on its line
+    /// through the king.
+    fn piece_move_is_legal(&self, from: Square, to: Square) -> bool {
+        let us = self.side;
+        let piece = self
+            .piece_on(from)
+            .expect("the caller found a piece on `from`");
+        let reach = piece_attacks(piece, us, from, self.occupied()) & !self.colors[us];
+        let king = self.king(us);
+        let mask = match self.checkers.first() {
+            None => Bitboard::FULL,
+            Some(_) if self.checkers.has_many() => Bitboard::EMPTY,
+            Some(checker) => between(king, checker) | Bitboard::from_square(checker),
+        };
+        let pin_ok = !self.pinned.has(from) || line(king, from).has(to);
+        (reach & mask).has(to) && pin_ok
     }
 }
 
