@@ -3,7 +3,8 @@
 //! `scripts/perft-bench` measures the full depths against Stockfish.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use movegen::{perft, Position};
+use movegen::perft::perft;
+use movegen::Position;
 
 /// The six standard positions (chessprogramming wiki "Perft Results") and a
 /// depth each that takes milliseconds.

@@ -25,8 +25,8 @@ fn line(line: &Line, start: Position) -> Value {
             nags.sort_unstable();
             nags.dedup();
             let variations: Vec<Value> = node.variations.iter().map(|v| self::line(v, pos)).collect();
-            let san = pos.san(node.mv).to_string();
-            pos = pos.play(node.mv);
+            let san = pos.san(node.mv).expect("the reader keeps legal moves only").to_string();
+            pos = pos.play_unchecked(node.mv);
             json!({"san": san, "nags": nags, "comment": node.comments.join(" "), "variations": variations})
         })
         .collect();

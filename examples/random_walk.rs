@@ -111,7 +111,7 @@ fn self_checks(pos: &Position, moves: &[Move], fen: &str, chess960: bool) -> Vec
         if !pos.is_legal(mv) || pos.parse_uci_move(&text, chess960) != Ok(mv) {
             failures.push(format!("move {text} fails is_legal or parse_uci_move"));
         }
-        let san = pos.san(mv).to_string();
+        let san = pos.san(mv).expect("a listed move is legal").to_string();
         let bare = san.trim_end_matches(['+', '#']);
         if pos.parse_san(&san) != Ok(mv) || pos.parse_san(bare) != Ok(mv) {
             failures.push(format!("move {text} does not round-trip through SAN {san}"));
@@ -136,7 +136,12 @@ fn write_position(
     }
     let mut texts: Vec<(String, String)> = moves
         .iter()
-        .map(|&m| (m.to_uci(chess960).to_string(), pos.san(m).to_string()))
+        .map(|&m| {
+            (
+                m.to_uci(chess960).to_string(),
+                pos.san(m).expect("a listed move is legal").to_string(),
+            )
+        })
         .collect();
     texts.sort_unstable();
     let (ucis, sans): (Vec<String>, Vec<String>) = texts.into_iter().unzip();

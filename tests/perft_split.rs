@@ -2,8 +2,9 @@
 //! published counts of the perft suites (tests/data/README.md says where they
 //! come from), in-process and through `engine perft split | units | merge`.
 
-use movegen::{count_units, merge, read_units, result_line, split, write_units};
-use movegen::{MergeError, PerftHash, Position};
+use movegen::perft::{count_units, merge, read_units, result_line, split, write_units};
+use movegen::perft::{MergeError, PerftHash};
+use movegen::Position;
 use std::process::{Command, Output};
 
 /// (FEN, [(depth, published count)]) per line of a suite in tests/data.

@@ -3,7 +3,8 @@
 //! is within a node budget, so `cargo test` stays quick; the `#[ignore]`d tests
 //! run every depth (`cargo test --release -- --ignored`).
 
-use movegen::{perft, perft_with, PerftHash, Position};
+use movegen::perft::{perft, perft_with, PerftHash};
+use movegen::Position;
 
 /// One EPD line: the FEN and its `(depth, nodes)` counts.
 struct Entry {

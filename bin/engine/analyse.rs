@@ -42,11 +42,12 @@ pub struct Options {
 /// that could be analysed).
 pub fn run(opts: Options) -> Result<(), String> {
     let open = || File::open(&opts.file).map_err(|e| format!("{}: {e}", opts.file.display()));
-    // A first pass counts the positions, for the progress bar's estimate.
-    let total: u64 = PgnReader::new(BufReader::new(open()?))
-        .filter_map(Result::ok)
-        .map(|g| g.mainline.moves.len() as u64 + 1)
-        .sum();
+    // A first pass counts the games and positions, for the progress bar.
+    let (mut count, mut total) = (0, 0);
+    for game in PgnReader::new(BufReader::new(open()?)) {
+        count += 1;
+        total += game.map_or(0, |g| g.mainline.moves.len() as u64 + 1);
+    }
     let games = PgnReader::new(BufReader::new(open()?));
     let out: Box<dyn Write + Send> = match &opts.out {
         Some(path) => Box::new(BufWriter::new(
@@ -58,7 +59,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     std::thread::Builder::new()
         .name("analyse".into())
         .stack_size(STACK)
-        .spawn(move || analyse_all(&opts, games, out, total, &name))
+        .spawn(move || analyse_all(&opts, games, out, (count, total), &name))
         .map_err(|e| format!("could not start the analysis thread: {e}"))?
         .join()
         .map_err(|_| "the analysis stopped on an internal error".to_string())?
@@ -84,7 +85,7 @@ fn analyse_all(
     opts: &Options,
     games: PgnReader<BufReader<File>>,
     mut out: Box<dyn Write + Send>,
-    total: u64,
+    (count, total): (usize, u64),
     name: &str,
 ) -> Result<(), String> {
     let bar = progress_bar(total);
@@ -102,7 +103,7 @@ fn analyse_all(
     };
     let (mut read, mut bad) = (0, 0);
     for (i, item) in games.enumerate() {
-        bar.set_prefix((i + 1).to_string());
+        bar.set_prefix(format!("{}/{count}", i + 1));
         match item {
             Ok(mut game) => {
                 read += 1;

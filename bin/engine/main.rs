@@ -234,13 +234,14 @@ struct PerftArgs {
 
 fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let pos = parse_fen(fen)?;
-    let hash = (args.hash_mb > 0).then(|| movegen::PerftHash::new(args.hash_mb));
+    let hash = (args.hash_mb > 0).then(|| movegen::perft::PerftHash::new(args.hash_mb));
     let start = Instant::now();
     let mut progress = progress::Progress::start(pos.legal_moves().len());
-    let div = movegen::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
-        let line = args.divide.then(|| uci::divide_line(mv, n, args.chess960));
-        progress.root_done(n, line);
-    });
+    let div =
+        movegen::perft::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
+            let line = args.divide.then(|| uci::divide_line(mv, n, args.chess960));
+            progress.root_done(n, line);
+        });
     progress.finish();
     if args.divide {
         println!();
@@ -257,7 +258,7 @@ fn moves(fen: &str, chess960: bool, san: bool) -> Result<(), String> {
     let pos = parse_fen(fen)?;
     for &mv in pos.legal_moves().iter() {
         if san {
-            println!("{}", pos.san(mv));
+            println!("{}", pos.san(mv).expect("a listed move is legal"));
         } else {
             println!("{}", mv.to_uci(chess960));
         }

@@ -1,7 +1,8 @@
 //! `engine perft split | units | merge`: the command-line side of perft split
 //! into units (the work is `movegen`'s; this reads, writes and prints).
 
-use movegen::{Position, UnitsFile};
+use movegen::perft::UnitsFile;
+use movegen::Position;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
@@ -15,10 +16,10 @@ pub fn split(fen: &str, split: u32, depth: u32, out: Option<&Path>) -> Result<()
             "the split depth ({split}) must not exceed the total depth ({depth})"
         ));
     }
-    let units = movegen::split(&root, split);
+    let units = movegen::perft::split(&root, split);
     let write = |w: &mut dyn Write| -> io::Result<()> {
         let mut w = BufWriter::new(w);
-        movegen::write_units(&mut w, &root, split, depth, &units)?;
+        movegen::perft::write_units(&mut w, &root, split, depth, &units)?;
         w.flush()
     };
     let Some(path) = out else {
@@ -63,10 +64,10 @@ pub fn units(args: UnitsArgs) -> Result<(), String> {
             header.depth, header.split
         ));
     }
-    let hash = (args.hash_mb > 0).then(|| movegen::PerftHash::new(args.hash_mb));
+    let hash = (args.hash_mb > 0).then(|| movegen::perft::PerftHash::new(args.hash_mb));
     let mut out = io::stdout().lock();
     let mut failed = None;
-    movegen::count_units(
+    movegen::perft::count_units(
         &file.positions,
         depth,
         args.threads,
@@ -74,7 +75,7 @@ pub fn units(args: UnitsArgs) -> Result<(), String> {
         |i, n| {
             // Flushed line by line: whoever reads this keeps every finished unit.
             let written =
-                writeln!(out, "{}", movegen::result_line(i, n)).and_then(|()| out.flush());
+                writeln!(out, "{}", movegen::perft::result_line(i, n)).and_then(|()| out.flush());
             written.map_err(|e| failed = Some(e)).is_ok()
         },
     );
@@ -88,15 +89,15 @@ pub fn units(args: UnitsArgs) -> Result<(), String> {
 pub fn merge(units: &Path, results: &Path) -> Result<(), String> {
     let file = read(units, 0..0)?;
     let reader = open(results)?;
-    let total =
-        movegen::merge(&file.paths, reader).map_err(|e| format!("'{}': {e}", results.display()))?;
+    let total = movegen::perft::merge(&file.paths, reader)
+        .map_err(|e| format!("'{}': {e}", results.display()))?;
     println!("units {}", file.paths.len());
     println!("nodes {total}");
     Ok(())
 }
 
 fn read(path: &Path, range: impl std::ops::RangeBounds<usize>) -> Result<UnitsFile, String> {
-    movegen::read_units(open(path)?, range).map_err(|e| format!("'{}': {e}", path.display()))
+    movegen::perft::read_units(open(path)?, range).map_err(|e| format!("'{}': {e}", path.display()))
 }
 
 /// The file at `path`, or stdin for `-`.

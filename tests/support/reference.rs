@@ -160,8 +160,63 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
     out
 }
 
+/// A board as 64 squares, each empty or holding a piece of a colour: the
+/// model plays moves on it by hand, sharing no code with `Position::play`.
+type Mailbox = [Option<(Color, Piece)>; 64];
+
+fn mailbox(pos: &Position) -> Mailbox {
+    let mut board = [None; 64];
+    for sq in pos.occupied() {
+        let color = pos.color_on(sq).expect("an occupied square has a colour");
+        let piece = pos.piece_on(sq).expect("an occupied square holds a piece");
+        board[sq.index()] = Some((color, piece));
+    }
+    board
+}
+
+/// `board` after the pseudo-legal `mv` of `us`, by the rules written out.
+fn play_on(mut board: Mailbox, us: Color, mv: Move) -> Mailbox {
+    let (from, to) = (mv.from().index(), mv.to().index());
+    let mover = board[from].take();
+    match mv.kind() {
+        MoveKind::Castle => {
+            let rook = board[to].take();
+            let side = if to > from {
+                CastleSide::Short
+            } else {
+                CastleSide::Long
+            };
+            let (kf, rf) = side.destination_files();
+            let rank = back_rank(us);
+            board[Square::new(kf, rank).index()] = mover;
+            board[Square::new(rf, rank).index()] = rook;
+        }
+        MoveKind::EnPassant => {
+            // The captured pawn stands beside the mover, on the mover's rank.
+            let victim = Square::new(mv.to().file(), mv.from().rank());
+            board[victim.index()] = None;
+            board[to] = mover;
+        }
+        MoveKind::Promotion(p) => board[to] = Some((us, p)),
+        MoveKind::Normal => board[to] = mover,
+    }
+    board
+}
+
+/// Whether `by` attacks `sq` on `board`.
+fn board_attacked(board: &Mailbox, sq: Square, by: Color) -> bool {
+    let occ: Bitboard = (0..64)
+        .filter(|&i| board[i].is_some())
+        .filter_map(Square::from_index)
+        .collect();
+    (0..64).filter_map(Square::from_index).any(|from| {
+        matches!(board[from.index()], Some((c, p)) if c == by && piece_attacks(p, by, from, sq, occ))
+    })
+}
+
 /// Whether the pseudo-legal `mv` is legal: after it, the mover's king is not
 /// attacked; for castling, also no square the king stands on or crosses is.
+/// The move is played on a [`Mailbox`] by hand, not by `Position::play`.
 pub fn slow_is_legal(pos: &Position, mv: Move) -> bool {
     let us = pos.side_to_move();
     if mv.is_castle() {
@@ -176,6 +231,20 @@ pub fn slow_is_legal(pos: &Position, mv: Move) -> bool {
             return false;
         }
     }
-    let next = pos.play(mv);
-    !slow_attacked(&next, next.king(us), !us, next.occupied())
+    let after = play_on(mailbox(pos), us, mv);
+    let king = (0..64)
+        .filter_map(Square::from_index)
+        .find(|sq| after[sq.index()] == Some((us, Piece::King)))
+        .expect("the mover's king stays on the board");
+    !board_attacked(&after, king, !us)
+}
+
+/// The legal moves by the slow model: pseudo-legal moves whose
+/// [`slow_is_legal`] holds.
+#[allow(dead_code)]
+pub fn slow_legal_moves(pos: &Position) -> Vec<Move> {
+    pseudo_legal_moves(pos)
+        .into_iter()
+        .filter(|&mv| slow_is_legal(pos, mv))
+        .collect()
 }

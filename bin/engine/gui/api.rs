@@ -89,7 +89,12 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
     // Each legal move's SAN, keyed by its UCI text, for the page's lists.
     let san: serde_json::Map<String, Value> = legal
         .iter()
-        .map(|&mv| (uci(mv, chess960), json!(pos.san(mv).to_string())))
+        .map(|&mv| {
+            (
+                uci(mv, chess960),
+                json!(pos.san(mv).expect("a listed move is legal").to_string()),
+            )
+        })
         .collect();
     let status = match (pos.in_check(), legal.is_empty()) {
         (true, true) => "checkmate",
@@ -210,7 +215,7 @@ impl Verdict {
 
 /// `go perft`-style divide counts.
 pub fn divide(pos: &Position, depth: u32, chess960: bool) -> Value {
-    let mut rows: Vec<(String, u64)> = movegen::divide(pos, depth)
+    let mut rows: Vec<(String, u64)> = movegen::perft::divide(pos, depth)
         .into_iter()
         .map(|(m, n)| (uci(m, chess960), n))
         .collect();
@@ -233,7 +238,7 @@ pub fn random_position(plies: u32, seed: u64) -> Position {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        pos = pos.play(moves[(state % moves.len() as u64) as usize]);
+        pos = pos.play_unchecked(moves[(state % moves.len() as u64) as usize]);
     }
     pos
 }

@@ -250,8 +250,10 @@ fn initial_state(game: &PgnGame, depth: u32) -> State {
         .moves
         .iter()
         .map(|node| {
-            let (san, mover) = (pos.san(node.mv).to_string(), pos.side_to_move());
-            pos = pos.play(node.mv);
+            // The reader checked every mainline move.
+            let san = pos.san(node.mv).map(|s| s.to_string()).unwrap_or_default();
+            let mover = pos.side_to_move();
+            pos = pos.play_unchecked(node.mv);
             json!({
                 "san": san,
                 "uci": node.mv.to_uci(chess960).to_string(),
@@ -360,7 +362,7 @@ fn eval_json(pos: &Position, eval: &PositionEval, chess960: bool) -> Value {
         }
     };
     let best = eval.best.as_ref().map(|(mv, _)| {
-        json!({ "uci": mv.to_uci(chess960).to_string(), "san": pos.san(*mv).to_string() })
+        json!({ "uci": mv.to_uci(chess960).to_string(), "san": pos.san(*mv).map(|s| s.to_string()).unwrap_or_default() })
     });
     json!({ "white": white, "eval": text, "best": best })
 }

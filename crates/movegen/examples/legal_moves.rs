@@ -20,7 +20,11 @@ fn main() -> ExitCode {
         }
     };
     for mv in pos.legal_moves() {
-        println!("{:<6} {}", mv.to_string(), pos.san(mv));
+        println!(
+            "{:<6} {}",
+            mv.to_string(),
+            pos.san(mv).expect("a listed move is legal")
+        );
     }
     let moves = pos.legal_moves().len();
     match Game::new(pos).outcome() {

@@ -30,8 +30,8 @@ fn main() -> ExitCode {
     };
     let start = Instant::now();
     let mut total = 0;
-    for (mv, count) in movegen::divide(&pos, depth) {
-        println!("{}: {count}", pos.san(mv));
+    for (mv, count) in movegen::perft::divide(&pos, depth) {
+        println!("{}: {count}", pos.san(mv).expect("a listed move is legal"));
         total += count;
     }
     let secs = start.elapsed().as_secs_f64();

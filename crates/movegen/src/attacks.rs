@@ -1,7 +1,8 @@
 //! Attack tables: leapers and lines by `const fn`, sliders by magic bitboards.
 //!
-//! The magic numbers and the shared slider table are found by `build.rs` with a
-//! fixed seed (see `slow.rs` for the ray-walking reference both are built from).
+//! The magic numbers were found with a fixed seed and are committed
+//! (`magic_numbers.rs`); `build.rs` fills the shared slider table from them
+//! (see `slow.rs` for the ray-walking reference both are built from).
 
 use crate::bitboard::Bitboard;
 use crate::piece::Color;
@@ -161,18 +162,40 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 static LINES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
 
 /// Squares a knight on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::knight_attacks;
+/// use movegen::Square;
+///
+/// assert_eq!(knight_attacks(Square::A1).len(), 2);
+/// ```
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
 /// Squares a king on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::king_attacks;
+/// use movegen::Square;
+///
+/// assert_eq!(king_attacks(Square::E4).len(), 8);
+/// ```
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])
 }
 
 /// Squares a pawn of `color` on `sq` attacks.
+///
+/// ```
+/// use movegen::attacks::pawn_attacks;
+/// use movegen::{Color, Square};
+///
+/// let e4 = pawn_attacks(Color::White, Square::E4);
+/// assert!(e4.has(Square::D5) && e4.has(Square::F5) && e4.len() == 2);
+/// ```
 #[inline(always)]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
@@ -232,10 +255,10 @@ impl Sliders for Magics {
 /// Lookups indexed by PEXT of the occupancy. Only the perft copy compiled
 /// for BMI2 names this type, and it is entered only once CPUID reported
 /// BMI2 (see `perft::dispatch`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
 pub(crate) struct Pext;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
 impl Sliders for Pext {
     #[inline(always)]
     fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -248,14 +271,17 @@ impl Sliders for Pext {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(
+    target_arch = "x86_64",
+    any(feature = "fast-perft", all(feature = "pext", target_feature = "bmi2"))
+))]
 #[inline(always)]
 fn pext_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     // SAFETY: only reached through `Pext`, which only the BMI2 copy of perft
     // uses after CPUID reported BMI2, or from builds for BMI2 targets (the
     // `pext` feature). Against the magic multiply: +8% perft speed on an
     // Intel Xeon (release builds, interleaved).
-    let index = unsafe { std::arch::x86_64::_pext_u64(occupied.0, m.mask) };
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, m.mask) };
     let idx = m.offset + index as usize;
     debug_assert!(idx < PEXT_ATTACKS.len());
     // SAFETY: build.rs gives each square a slice of 2^popcount(mask) entries
@@ -264,12 +290,29 @@ fn pext_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use movegen::attacks::rook_attacks;
+/// use movegen::{Bitboard, Square};
+///
+/// let blocker = Bitboard::from_square(Square::A4);
+/// let reach = rook_attacks(Square::A1, blocker);
+/// assert!(reach.has(Square::A4) && !reach.has(Square::A5));
+/// assert_eq!(reach.len(), 3 + 7);
+/// ```
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use movegen::attacks::bishop_attacks;
+/// use movegen::{Bitboard, Square};
+///
+/// assert_eq!(bishop_attacks(Square::A1, Bitboard::EMPTY).len(), 7);
+/// ```
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
@@ -319,7 +362,7 @@ mod tests {
     fn subsets(mask: u64) -> impl Iterator<Item = u64> {
         let mut sub = 0u64;
         let mut done = false;
-        std::iter::from_fn(move || {
+        core::iter::from_fn(move || {
             if done {
                 return None;
             }
@@ -328,6 +371,28 @@ mod tests {
             done = sub == 0;
             Some(cur)
         })
+    }
+
+    #[test]
+    fn committed_magics_are_the_search_result() {
+        use crate::slow::{find_magic, Rng, MAGIC_SEED};
+        let mut rng = Rng(MAGIC_SEED);
+        let rook: Vec<u64> = (0..64)
+            .map(|sq| find_magic(sq, &ROOK_DIRS, &mut rng))
+            .collect();
+        let bishop: Vec<u64> = (0..64)
+            .map(|sq| find_magic(sq, &BISHOP_DIRS, &mut rng))
+            .collect();
+        assert_eq!(
+            rook,
+            crate::magic_numbers::ROOK,
+            "regenerate magic_numbers.rs"
+        );
+        assert_eq!(
+            bishop,
+            crate::magic_numbers::BISHOP,
+            "regenerate magic_numbers.rs"
+        );
     }
 
     #[test]
@@ -359,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "fast-perft"))]
     fn pext_lookups_match_magic_lookups_for_every_blocker_subset() {
         if !std::arch::is_x86_feature_detected!("bmi2") {
             return;

@@ -1,10 +1,21 @@
 //! Sets of squares as 64-bit masks.
 
 use crate::square::{File, Rank, Square};
-use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// A set of squares; bit `n` is square `n` (a1 = 0, h8 = 63).
+/// A set of squares; bit `n` is square `n` (a1 = 0, h8 = 63). It iterates
+/// its squares from a1 up, and has `& | ^ !`.
+///
+/// ```
+/// use movegen::{Bitboard, Square};
+///
+/// let set = Bitboard::from_square(Square::C3) | Bitboard::from_square(Square::A1);
+/// let squares: Vec<Square> = set.collect();
+/// assert_eq!(squares, [Square::A1, Square::C3]);
+/// assert_eq!(set & !Bitboard::from_square(Square::A1), Bitboard::from_square(Square::C3));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Bitboard(pub u64);
 
@@ -15,52 +26,108 @@ impl Bitboard {
     pub const FULL: Bitboard = Bitboard(!0);
 
     /// The set holding just `sq`.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// assert_eq!(Bitboard::from_square(Square::B1), Bitboard(2));
+    /// ```
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
     /// All squares of `file`.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, File, Square};
+    ///
+    /// let e = Bitboard::file(File::E);
+    /// assert!(e.has(Square::E1) && e.has(Square::E8) && e.len() == 8);
+    /// ```
     pub const fn file(file: File) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << file.index())
     }
 
     /// All squares of `rank`.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Rank};
+    ///
+    /// assert_eq!(Bitboard::rank(Rank::First), Bitboard(0xFF));
+    /// ```
     pub const fn rank(rank: Rank) -> Bitboard {
         Bitboard(0xFF << (8 * rank.index()))
     }
 
     /// Whether the set is empty.
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert!(Bitboard::EMPTY.is_empty() && !Bitboard::FULL.is_empty());
+    /// ```
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether the set is not empty.
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert!(Bitboard::FULL.nonempty());
+    /// ```
     #[inline(always)]
     pub const fn nonempty(self) -> bool {
         self.0 != 0
     }
 
     /// The number of squares in the set.
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert_eq!(Bitboard(0b1011).len(), 3);
+    /// ```
     #[inline(always)]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Whether the set holds `sq`.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// assert!(Bitboard(1).has(Square::A1));
+    /// ```
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
 
     /// Whether the set holds more than one square.
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert!(Bitboard(0b11).has_many() && !Bitboard(0b10).has_many());
+    /// ```
     #[inline(always)]
     pub const fn has_many(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
     /// The lowest square of the set, if any.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// assert_eq!(Bitboard(0b1100).first(), Some(Square::C1));
+    /// assert_eq!(Bitboard::EMPTY.first(), None);
+    /// ```
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
@@ -77,12 +144,24 @@ impl Bitboard {
     }
 
     /// The set shifted one rank towards rank 8 (squares on rank 8 drop off).
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Rank};
+    ///
+    /// assert_eq!(Bitboard::rank(Rank::Second).up(), Bitboard::rank(Rank::Third));
+    /// ```
     #[inline(always)]
     pub const fn up(self) -> Bitboard {
         Bitboard(self.0 << 8)
     }
 
     /// The set shifted one rank towards rank 1.
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Rank};
+    ///
+    /// assert_eq!(Bitboard::rank(Rank::Second).down(), Bitboard::rank(Rank::First));
+    /// ```
     #[inline(always)]
     pub const fn down(self) -> Bitboard {
         Bitboard(self.0 >> 8)

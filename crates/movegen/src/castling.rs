@@ -3,7 +3,7 @@
 use crate::bitboard::Bitboard;
 use crate::piece::Color;
 use crate::square::File;
-use std::fmt;
+use core::fmt;
 
 /// Which way a side castles: towards the h-file (`Short`) or the a-file (`Long`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -3,6 +3,7 @@
 
 use crate::piece::Piece;
 use crate::position::Position;
+use alloc::{format, string::String};
 
 /// The knights' places among the five squares left after the bishops and the
 /// queen, for the number's last digit 0-9 (Scharnagl's order).

@@ -15,7 +15,8 @@ use crate::moves::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{Rank, Square};
-use std::fmt;
+use alloc::{format, string::String, vec::Vec};
+use core::fmt;
 
 /// Why a move is not legal in a position (see [`explain_move`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -181,7 +182,7 @@ fn color_name(c: Color) -> &'static str {
 }
 
 /// A reason with its position is a complete error message.
-impl std::error::Error for Reason<'_> {}
+impl core::error::Error for Reason<'_> {}
 
 impl Illegal {
     /// This reason in words, with the pieces of `position` named.

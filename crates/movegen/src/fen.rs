@@ -6,7 +6,8 @@ use crate::castling::{lane_index, CastleSide, CastlingRights};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
-use std::fmt;
+use alloc::{format, string::String, vec::Vec};
+use core::fmt;
 
 /// Why a FEN string was rejected. "Not a FEN" problems name the field;
 /// [`FenError::OpponentInCheck`] and the king and pawn checks reject a
@@ -35,8 +36,11 @@ pub enum FenError {
     CastlingRepeated(char),
     /// A castling right whose king or rook is not on its square.
     CastlingPieces(char),
-    /// The en-passant field is not `-` or a square on rank 3 or 6 (for the side to move).
+    /// The en-passant field is neither `-` nor a square name.
     EnPassantSquare,
+    /// An en-passant square off the rank it must be on with this side to
+    /// move (rank 6 with White to move, rank 3 with Black).
+    EnPassantRank(Color, Square),
     /// An en-passant square with no pawn that could have just double-stepped past it.
     EnPassantPawn(Square),
     /// The half-move clock is not a non-negative integer.
@@ -75,8 +79,16 @@ impl fmt::Display for FenError {
                 f,
                 "castling: right {c:?} needs its king and rook on their squares"
             ),
-            FenError::EnPassantSquare => {
-                f.write_str("en passant: expected '-' or a square on rank 3 or 6")
+            FenError::EnPassantSquare => f.write_str("en passant: expected '-' or a square"),
+            FenError::EnPassantRank(side, sq) => {
+                let rank = match side {
+                    Color::White => 6,
+                    Color::Black => 3,
+                };
+                write!(
+                    f,
+                    "en passant: {sq} is not on rank {rank}, where the square must be with {side} to move"
+                )
             }
             FenError::EnPassantPawn(sq) => write!(
                 f,
@@ -91,7 +103,7 @@ impl fmt::Display for FenError {
     }
 }
 
-impl std::error::Error for FenError {}
+impl core::error::Error for FenError {}
 
 impl Position {
     /// Parses a FEN. The clocks may be missing (they default to `0 1`, as GUIs
@@ -101,6 +113,15 @@ impl Position {
     ///
     /// # Errors
     /// A [`FenError`] naming the field and the problem.
+    ///
+    /// ```
+    /// use movegen::{FenError, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+    /// assert_eq!(pos.count_moves(), 15);
+    /// assert_eq!(Position::from_fen("4k3/8/8/8/8/8/8/4K2R w"), Err(FenError::FieldCount(2)));
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
@@ -133,6 +154,14 @@ impl Position {
 
     /// The FEN, with castling in X-FEN form (`KQkq`, a file letter only for a
     /// rook that is not the outermost) or, if `shredder`, as rook file letters.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::chess960(0).unwrap();
+    /// assert_eq!(pos.fen(false), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert_eq!(pos.fen(true), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// ```
     pub fn fen(&self, shredder: bool) -> String {
         let mut out = String::with_capacity(90);
         for rank in Rank::ALL.into_iter().rev() {
@@ -198,7 +227,7 @@ impl Position {
 }
 
 /// Parses a FEN, as [`Position::from_fen`].
-impl std::str::FromStr for Position {
+impl core::str::FromStr for Position {
     type Err = FenError;
 
     fn from_str(fen: &str) -> Result<Position, FenError> {
@@ -348,7 +377,7 @@ fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {
         Color::Black => (Rank::Third, 1),
     };
     if sq.rank() != ep_rank {
-        return Err(FenError::EnPassantSquare);
+        return Err(FenError::EnPassantRank(pos.side, sq));
     }
     let pawn = sq.offset_rank(dir).expect("rank 3 and 6 have neighbours");
     let origin = sq.offset_rank(-dir).expect("rank 3 and 6 have neighbours");

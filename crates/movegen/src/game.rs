@@ -12,7 +12,13 @@ use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::san::SanError;
 use crate::zobrist;
-use std::fmt;
+use alloc::{
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+use core::fmt;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -27,14 +33,23 @@ pub enum Outcome {
     /// Neither side has the pieces to mate (see
     /// [`Position::is_insufficient_material`]).
     InsufficientMaterial,
-    /// A hundred plies without a capture or a pawn move.
+    /// A hundred plies without a capture or a pawn move (a claimable draw;
+    /// automatic at 150 plies, the 75-move rule).
     FiftyMoves,
-    /// The position has occurred three times, the same side to move each time.
+    /// The position has occurred three times, the same side to move each
+    /// time (a claimable draw; automatic at five times).
     Repetition,
 }
 
 impl Outcome {
     /// The winner, or `None` for a draw.
+    ///
+    /// ```
+    /// use movegen::{Color, Outcome};
+    ///
+    /// assert_eq!(Outcome::Checkmate { winner: Color::Black }.winner(), Some(Color::Black));
+    /// assert_eq!(Outcome::Stalemate.winner(), None);
+    /// ```
     pub fn winner(self) -> Option<Color> {
         match self {
             Outcome::Checkmate { winner } => Some(winner),
@@ -43,6 +58,13 @@ impl Outcome {
     }
 
     /// The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`.
+    ///
+    /// ```
+    /// use movegen::{Color, Outcome};
+    ///
+    /// assert_eq!(Outcome::Checkmate { winner: Color::White }.result(), "1-0");
+    /// assert_eq!(Outcome::Repetition.result(), "1/2-1/2");
+    /// ```
     pub fn result(self) -> &'static str {
         match self.winner() {
             Some(Color::White) => "1-0",
@@ -157,6 +179,13 @@ pub struct Game {
 
 impl Game {
     /// A game starting at `start`.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let game = Game::new(Position::chess960(0).unwrap());
+    /// assert!(game.moves().is_empty());
+    /// ```
     pub fn new(start: Position) -> Game {
         Game {
             positions: vec![start],
@@ -166,6 +195,15 @@ impl Game {
     }
 
     /// The current position.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("e4")?;
+    /// assert_eq!(game.position().fullmove_number(), 1);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn position(&self) -> &Position {
         self.positions
             .last()
@@ -173,16 +211,43 @@ impl Game {
     }
 
     /// The start position.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("d4")?;
+    /// assert_eq!(*game.start(), Position::startpos());
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
 
     /// The moves played, in order.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.play_san("e4")?;
+    /// assert_eq!(game.moves(), [e4]);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
     /// Every position of the game, the start first and the current last.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("e4")?;
+    /// assert_eq!(game.positions().len(), 2);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn positions(&self) -> &[Position] {
         &self.positions
     }
@@ -198,13 +263,24 @@ impl Game {
     /// # Errors
     /// [`MoveError::Illegal`] if `mv` is not legal in the current position;
     /// the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, Move, MoveError};
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.position().parse_uci_move("e2e4", false)?;
+    /// game.play(e4)?;
+    /// assert_eq!(game.play(e4), Err(MoveError::Illegal)); // Black to move now
+    /// assert_eq!(game.play(Move::NULL), Err(MoveError::Illegal));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let pos = *self.position();
         if !pos.is_legal(mv) {
             return Err(MoveError::Illegal);
         }
         self.keys.push(repetition_key(&pos));
-        self.positions.push(pos.play(mv));
+        self.positions.push(pos.play_generated(mv));
         self.moves.push(mv);
         Ok(())
     }
@@ -214,6 +290,16 @@ impl Game {
     ///
     /// # Errors
     /// A [`MoveError`]; the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, MoveError};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_uci("g1f3", false)?;
+    /// assert_eq!(game.play_uci("e2e4", false), Err(MoveError::Illegal));
+    /// assert_eq!(game.play_uci("e7e9", false), Err(MoveError::Malformed));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub fn play_uci(&mut self, text: &str, chess960: bool) -> Result<Move, MoveError> {
         let mv = self.position().parse_uci_move(text, chess960)?;
         self.play(mv)?;
@@ -224,6 +310,15 @@ impl Game {
     ///
     /// # Errors
     /// A [`SanError`]; the game is unchanged.
+    ///
+    /// ```
+    /// use movegen::{Game, SanError};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_san("Nf3")?;
+    /// assert_eq!(game.play_san("Nf3"), Err(SanError::Illegal));
+    /// # Ok::<(), SanError>(())
+    /// ```
     pub fn play_san(&mut self, text: &str) -> Result<Move, SanError> {
         let mv = self.position().parse_san(text)?;
         self.play(mv).map_err(|_| SanError::Illegal)?;
@@ -231,6 +326,17 @@ impl Game {
     }
 
     /// Takes back the last move and returns it, or `None` at the start.
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// let e4 = game.play_san("e4")?;
+    /// assert_eq!(game.undo(), Some(e4));
+    /// assert_eq!(*game.position(), Position::startpos());
+    /// assert_eq!(game.undo(), None);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
@@ -240,6 +346,17 @@ impl Game {
 
     /// How many times the current position has occurred, this time included:
     /// same pieces, side to move, castling rights and en-passant capture.
+    ///
+    /// ```
+    /// use movegen::Game;
+    ///
+    /// let mut game = Game::default();
+    /// for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play_san(san)?;
+    /// }
+    /// assert_eq!(game.repetitions(), 2);
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
     pub fn repetitions(&self) -> usize {
         let now = self.position();
         let key = repetition_key(now);
@@ -251,10 +368,93 @@ impl Game {
         1 + earlier
     }
 
+    /// The outcome that ends the game without anyone claiming it (FIDE's
+    /// rules): mate, stalemate, insufficient material, 75 moves
+    /// ([`Outcome::FiftyMoves`] at 150 plies) or fivefold repetition
+    /// ([`Outcome::Repetition`] at five occurrences). `None` while play
+    /// must go on, even if a draw may be claimed ([`Game::claimable_draw`]).
+    ///
+    /// ```
+    /// use movegen::{Game, Outcome};
+    ///
+    /// let mut game = Game::default();
+    /// for _ in 0..2 {
+    ///     for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///         game.play_san(san)?;
+    ///     }
+    /// }
+    /// // Three times: a player may claim the draw, but play goes on.
+    /// assert_eq!(game.claimable_draw(), Some(Outcome::Repetition));
+    /// assert_eq!(game.automatic_outcome(), None);
+    /// for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play_san(san)?;
+    /// }
+    /// assert_eq!(game.automatic_outcome(), Some(Outcome::Repetition));
+    /// # Ok::<(), movegen::SanError>(())
+    /// ```
+    pub fn automatic_outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if let Some(end) = self.board_end() {
+            return Some(end);
+        }
+        if pos.halfmove_clock() >= 150 {
+            Some(Outcome::FiftyMoves)
+        } else if self.repetitions() >= 5 {
+            Some(Outcome::Repetition)
+        } else {
+            None
+        }
+    }
+
+    /// A draw the side to move may claim: [`Outcome::FiftyMoves`] after 100
+    /// plies without a capture or pawn move, or [`Outcome::Repetition`] when
+    /// the position has occurred three times. `None` if there is none, or
+    /// if the game is already over on the board (mate, stalemate,
+    /// insufficient material).
+    ///
+    /// ```
+    /// use movegen::{Game, Outcome, Position};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w - - 100 80".parse().unwrap();
+    /// let game = Game::new(pos);
+    /// assert_eq!(game.claimable_draw(), Some(Outcome::FiftyMoves));
+    /// assert_eq!(game.automatic_outcome(), None);
+    /// ```
+    pub fn claimable_draw(&self) -> Option<Outcome> {
+        if self.board_end().is_some() {
+            return None;
+        }
+        if self.position().halfmove_clock() >= 100 {
+            Some(Outcome::FiftyMoves)
+        } else if self.repetitions() >= 3 {
+            Some(Outcome::Repetition)
+        } else {
+            None
+        }
+    }
+
+    /// Mate, stalemate or insufficient material: the endings the board
+    /// alone decides.
+    fn board_end(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if !pos.has_legal_move() {
+            return Some(if pos.in_check() {
+                Outcome::Checkmate {
+                    winner: !pos.side_to_move(),
+                }
+            } else {
+                Outcome::Stalemate
+            });
+        }
+        pos.is_insufficient_material()
+            .then_some(Outcome::InsufficientMaterial)
+    }
+
     /// How the game has ended, or `None` while it goes on. Draws by the
     /// fifty-move rule and by threefold repetition count as soon as a player
     /// could claim them (as chess GUIs adjudicate them); a mate on the move
-    /// that reaches fifty moves still wins.
+    /// that reaches fifty moves still wins. [`Game::automatic_outcome`] and
+    /// [`Game::claimable_draw`] tell the two kinds of draw apart.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         if !pos.has_legal_move() {
@@ -291,7 +491,7 @@ impl Game {
             } else if out.is_empty() {
                 out.push_str(&format!("{}... ", pos.fullmove_number()));
             }
-            out.push_str(&pos.san(mv).to_string());
+            out.push_str(&pos.san_unchecked(mv).to_string());
         }
         out
     }

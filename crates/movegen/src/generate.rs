@@ -5,9 +5,10 @@ use crate::attacks::{between, knight_attacks, line, pawn_attacks, Magics, Slider
 use crate::bitboard::Bitboard;
 use crate::castling::state as castle_state;
 use crate::king_moves::Leapers;
+use crate::masks::piece_attacks;
 use crate::move_list::MoveList;
 use crate::move_sets::{PawnMoves, PieceMoves};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Square};
@@ -383,6 +384,12 @@ impl Position {
     }
 
     /// All legal moves.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// assert_eq!(Position::startpos().legal_moves().len(), 20);
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate(&mut list);
@@ -390,6 +397,13 @@ impl Position {
     }
 
     /// The legal captures and promotions, as from [`Position::generate_captures`].
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// assert_eq!(kiwipete.legal_captures().len(), 8);
+    /// ```
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_captures(&mut list);
@@ -397,6 +411,13 @@ impl Position {
     }
 
     /// The number of legal moves, without listing them (promotions count four).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// assert_eq!(kiwipete.count_moves(), 48);
+    /// ```
     #[inline(always)]
     pub fn count_moves(&self) -> usize {
         self.count_moves_with::<Magics>()
@@ -413,6 +434,7 @@ impl Position {
     /// [`Position::count_moves`] with the slider lookups `L`, for a
     /// position whose side to move is White if `WHITE`.
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn count_moves_for<L: Sliders, const WHITE: bool>(&self) -> usize {
         self.count_moves_state::<L, WHITE, { castle_state::ANY }>(Leapers::UNKNOWN)
     }
@@ -420,6 +442,7 @@ impl Position {
     /// [`Position::count_moves_for`], with `CASTLE` as in
     /// [`Position::generate_state`].
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn count_moves_state<L: Sliders, const WHITE: bool, const CASTLE: u8>(
         &self,
         leapers: Leapers,
@@ -430,13 +453,67 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let mate: Position = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    /// assert!(!mate.has_legal_move());
+    /// assert!(Position::startpos().has_legal_move());
+    /// ```
     pub fn has_legal_move(&self) -> bool {
         self.generate_moves(|_| true)
     }
 
-    /// Whether `mv` is legal here.
+    /// Whether `mv` is legal here. Any [`Move`] may be asked about, even
+    /// one built from raw bits.
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+    /// assert!(pos.is_legal(e4));
+    /// assert!(!pos.is_legal(Move::NULL));
+    /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
+        // Most wrong moves start off our pieces: no generation for those.
+        if !self.colors[self.side].has(mv.from()) {
+            return false;
+        }
+        let piece = self.piece_on(mv.from());
+        let plain = Move::new(mv.from(), mv.to(), MoveKind::Normal);
+        if mv == plain
+            && matches!(
+                piece,
+                Some(Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen)
+            )
+        {
+            // The masks decide these without generating (`san` checks
+            // every move it writes); pawns and kings take the full path.
+            return self.piece_move_is_legal(mv.from(), mv.to());
+        }
         self.generate_moves(|pm| pm.from == mv.from() && pm.into_iter().any(|m| m == mv))
+    }
+
+    /// Whether the knight, bishop, rook or queen of the side to move on
+    /// `from` may go to `to`: it reaches `to`, which holds no piece of ours,
+    /// lies on the check mask, and, if the piece is pinned, on its line
+    /// through the king.
+    fn piece_move_is_legal(&self, from: Square, to: Square) -> bool {
+        let us = self.side;
+        let piece = self
+            .piece_on(from)
+            .expect("the caller found a piece on `from`");
+        let reach = piece_attacks(piece, us, from, self.occupied()) & !self.colors[us];
+        let king = self.king(us);
+        let mask = match self.checkers.first() {
+            None => Bitboard::FULL,
+            Some(_) if self.checkers.has_many() => Bitboard::EMPTY,
+            Some(checker) => between(king, checker) | Bitboard::from_square(checker),
+        };
+        let pin_ok = !self.pinned.has(from) || line(king, from).has(to);
+        (reach & mask).has(to) && pin_ok
     }
 }
 

@@ -150,6 +150,7 @@ impl Position {
 
     /// The squares `color`'s pawns, knights and king attack, each kind apart.
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn leaper_sets(&self, color: Color) -> [Bitboard; 3] {
         let own = self.colors[color];
         let mut knights = Bitboard::EMPTY;

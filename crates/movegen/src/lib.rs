@@ -1,10 +1,14 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+// The core is `no_std` with `alloc`; threads, I/O and CPU feature detection
+// come with the default `std` feature. Tests always have std.
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 extern crate alloc;
 
 pub mod attacks;
 mod bitboard;
+mod builder;
 mod castling;
 mod chess960;
 mod explain;
@@ -12,14 +16,20 @@ mod fen;
 mod game;
 mod generate;
 mod king_moves;
+#[cfg(test)]
+mod magic_numbers;
 mod make;
 mod masks;
+mod move_info;
 mod move_list;
 mod move_sets;
 mod moves;
-mod perft;
+mod names;
+pub mod perft;
 pub mod pgn;
 mod piece;
+mod polyglot;
+mod polyglot_keys;
 mod position;
 mod san;
 #[cfg(feature = "serde")]
@@ -30,6 +40,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use builder::PositionBuilder;
 pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};
 pub use fen::FenError;
@@ -39,11 +50,7 @@ pub use masks::{attacked_by, check_mask, piece_attacks, pin_rays, pins, Pin};
 pub use move_list::{MoveList, MoveListIter, MAX_MOVES};
 pub use move_sets::{PawnMoves, PawnMovesIter, PieceMoves, PieceMovesIter};
 pub use moves::{Move, MoveError, MoveKind, UciMove};
-pub use perft::{
-    count_units, divide, divide_parallel, divide_streamed, divide_until, divide_with, merge, perft,
-    perft_hashed, perft_parallel, perft_with, read_units, result_line, split, write_units,
-    MergeError, PerftHash, Unit, UnitsError, UnitsFile, UnitsHeader,
-};
+pub use names::ParseNameError;
 pub use piece::{Color, Piece};
 pub use position::{Position, STARTPOS_FEN};
 pub use san::{San, SanError, Suffix};

@@ -3,19 +3,100 @@
 use crate::attacks::{pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveError, MoveKind};
 use crate::piece::{Color, Piece};
 use crate::position::{square_behind, Position};
 use crate::square::Square;
 use crate::zobrist;
 
 impl Position {
-    /// The position after `mv`, which must be legal here (as from [`Position::legal_moves`]).
+    /// The position after `mv`, a legal move of this position.
+    ///
+    /// `play` checks the move first (about as costly as listing the moves).
+    /// Use [`Position::try_play`] for a move from elsewhere (a hash table, a
+    /// user), and [`Position::play_unchecked`] in a search or a perft loop
+    /// over this position's own generated moves.
+    ///
+    /// # Panics
+    /// If `mv` is not legal here, with a message naming the move and the
+    /// position: as with an out-of-bounds index, the caller broke the
+    /// contract. Text from a user goes through [`Position::parse_uci_move`]
+    /// or [`Position::parse_san`], which return errors instead.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let e4 = pos.parse_san("e4").unwrap();
+    /// let next = pos.play(e4);
+    /// assert_eq!(next.fen(false), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// ```
     #[inline]
+    #[track_caller]
     pub fn play(&self, mv: Move) -> Position {
+        match self.try_play(mv) {
+            Ok(next) => next,
+            Err(_) => panic!("illegal move {mv:?} ({mv}) in {}", self.fen(true)),
+        }
+    }
+
+    /// The position after `mv`, or [`MoveError::Illegal`] if `mv` is not a
+    /// legal move here. Any [`Move`] is accepted, even one built from raw
+    /// bits: the position returned always keeps the crate's invariants.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] if `mv` is not among [`Position::legal_moves`].
+    ///
+    /// ```
+    /// use movegen::{Move, MoveError, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let nf3 = pos.parse_uci_move("g1f3", false).unwrap();
+    /// assert!(pos.try_play(nf3).is_ok());
+    /// // e1 takes h1 (castling) is not legal at the start.
+    /// assert_eq!(pos.try_play(Move::from_bits(0x11c4)), Err(MoveError::Illegal));
+    /// ```
+    #[inline]
+    pub fn try_play(&self, mv: Move) -> Result<Position, MoveError> {
+        if self.is_legal(mv) {
+            Ok(self.play_generated(mv))
+        } else {
+            Err(MoveError::Illegal)
+        }
+    }
+
+    /// The position after `mv`, without checking that `mv` is legal: the
+    /// fast path for a search or a perft that plays the moves this
+    /// position generated.
+    ///
+    /// This is not `unsafe`: nothing here can break memory safety. But for
+    /// a move that is not legal here the result is unspecified (it may
+    /// panic, or be a position that breaks the crate's invariants, such as
+    /// one whose own FEN does not parse). Debug builds check legality with
+    /// an assertion.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// for mv in pos.legal_moves() {
+    ///     let child = pos.play_unchecked(mv);
+    ///     assert_eq!(child.side_to_move(), !pos.side_to_move());
+    /// }
+    /// ```
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Position {
+        debug_assert!(self.is_legal(mv), "play_unchecked: illegal move {mv}");
+        self.play_generated(mv)
+    }
+
+    /// [`Position::play_unchecked`] without its debug assertion, for the
+    /// crate's own loops over generated moves (perft, SAN, games).
+    #[inline]
+    pub(crate) fn play_generated(&self, mv: Move) -> Position {
         let piece = self
             .piece_on(mv.from())
-            .expect("a legal move starts on a square holding a piece");
+            .expect("a generated move starts on a square holding a piece");
         let mut next = *self;
         next.play_in_place::<true, Magics>(piece, mv);
         next
@@ -153,9 +234,10 @@ impl Position {
             if let Some(ep) = ep {
                 self.key ^= zobrist::ep_key(ep);
             }
-            self.halfmove += 1;
+            // Saturating: a FEN may start the clocks at `u32::MAX`.
+            self.halfmove = self.halfmove.saturating_add(1);
             if !WHITE {
-                self.fullmove += 1;
+                self.fullmove = self.fullmove.saturating_add(1);
             }
         }
     }
@@ -253,21 +335,35 @@ impl Position {
             .any(|from| self.ep_is_legal::<L>(from, ep))
     }
 
-    /// The position after passing the move (for null-move pruning). The side to
-    /// move must not be in check.
-    pub fn play_null(&self) -> Position {
+    /// The position after passing the move (for null-move pruning), or
+    /// `None` if the side to move is in check: passing then would leave a
+    /// king in check with the other side to move.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let passed = pos.play_null().unwrap();
+    /// assert_eq!(passed.side_to_move(), !pos.side_to_move());
+    /// let check: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
+    /// assert_eq!(check.play_null(), None);
+    /// ```
+    pub fn play_null(&self) -> Option<Position> {
+        if self.in_check() {
+            return None;
+        }
         let mut next = *self;
         next.key ^= zobrist::side_key();
         if let Some(ep) = next.ep.take() {
             next.key ^= zobrist::ep_key(ep);
         }
-        next.halfmove += 1;
+        next.halfmove = next.halfmove.saturating_add(1);
         if self.side == Color::Black {
-            next.fullmove += 1;
+            next.fullmove = next.fullmove.saturating_add(1);
         }
         next.side = !self.side;
         next.update_check_info::<Magics>();
-        next
+        Some(next)
     }
 }
 

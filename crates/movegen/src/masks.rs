@@ -12,6 +12,7 @@ use crate::bitboard::Bitboard;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::Square;
+use alloc::vec::Vec;
 
 /// The squares `piece` of `color` on `sq` attacks, with `occupied` as the blockers.
 pub fn piece_attacks(piece: Piece, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {

@@ -3,9 +3,9 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
-use std::fmt;
-use std::mem::MaybeUninit;
-use std::ops::Deref;
+use core::fmt;
+use core::mem::MaybeUninit;
+use core::ops::Deref;
 
 /// Capacity of a [`MoveList`]. Reachable positions have at most 218 legal
 /// moves; the FEN parser allows at most 16 pieces a side, and 15 queens and a
@@ -34,7 +34,7 @@ impl MoveList {
         // `MaybeUninit::uninit()` or `Move::NULL` still compiles to, 1,126
         // without; 0.26 against 0.22 us a call, interleaved.
         unsafe {
-            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
+            core::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
             list.assume_init()
         }
     }
@@ -95,9 +95,9 @@ impl IntoIterator for MoveList {
 
 impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+    type IntoIter = core::slice::Iter<'a, Move>;
 
-    fn into_iter(self) -> std::slice::Iter<'a, Move> {
+    fn into_iter(self) -> core::slice::Iter<'a, Move> {
         self.iter()
     }
 }

@@ -3,7 +3,7 @@
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{File, Square};
-use std::fmt;
+use core::fmt;
 
 /// What kind of move a [`Move`] is, beyond its two squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -55,29 +55,65 @@ impl Move {
     }
 
     /// The square the moving piece leaves.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let mv = Position::startpos().parse_uci_move("g1f3", false).unwrap();
+    /// assert_eq!((mv.from(), mv.to()), (Square::G1, Square::F3));
+    /// ```
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index_masked((self.0 & 63) as usize)
     }
 
     /// The square the moving piece reaches (the castling rook's square for castling).
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// assert_eq!(castle.to(), Square::H1);
+    /// assert_eq!(castle.king_destination(), Square::G1);
+    /// ```
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_masked((self.0 >> 6 & 63) as usize)
     }
 
     /// The kind of move.
+    ///
+    /// ```
+    /// use movegen::{MoveKind, Piece, Position};
+    ///
+    /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// let promo = pos.parse_uci_move("a7a8n", false).unwrap();
+    /// assert_eq!(promo.kind(), MoveKind::Promotion(Piece::Knight));
+    /// ```
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> 12 {
             KIND_CASTLE => MoveKind::Castle,
             KIND_EP => MoveKind::EnPassant,
-            k if k >= KIND_PROMO => MoveKind::Promotion(Piece::ALL[(k - KIND_PROMO) as usize + 1]),
+            // Only 4 to 7 are made by `Move::new`; the mask keeps any bits
+            // from `Move::from_bits` on the board of promotion pieces (such
+            // a move never equals a legal one, so it is never played).
+            k if k >= KIND_PROMO => {
+                MoveKind::Promotion(Piece::ALL[((k - KIND_PROMO) & 3) as usize + 1])
+            }
             _ => MoveKind::Normal,
         }
     }
 
     /// The promotion piece, if this is a promotion.
+    ///
+    /// ```
+    /// use movegen::{Piece, Position};
+    ///
+    /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// assert_eq!(pos.parse_uci_move("a7a8q", false).unwrap().promotion(), Some(Piece::Queen));
+    /// ```
     #[inline(always)]
     pub const fn promotion(self) -> Option<Piece> {
         match self.kind() {
@@ -87,23 +123,55 @@ impl Move {
     }
 
     /// Whether this is castling.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// assert!(pos.parse_uci_move("e1g1", false).unwrap().is_castle());
+    /// ```
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 >> 12 == KIND_CASTLE
     }
 
     /// The raw 16 bits (for hash tables).
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let mv = Position::startpos().parse_uci_move("e2e4", false).unwrap();
+    /// assert_eq!(Move::from_bits(mv.bits()), mv);
+    /// ```
     pub const fn bits(self) -> u16 {
         self.0
     }
 
     /// A move from its raw bits, as returned by [`Move::bits`]. Any value is a
-    /// well-formed move, though not necessarily a legal one.
+    /// well-formed move, though not necessarily a legal one: check it with
+    /// [`Position::is_legal`] or play it with [`Position::try_play`].
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let stored = pos.parse_uci_move("d2d4", false).unwrap().bits();
+    /// assert!(pos.is_legal(Move::from_bits(stored)));
+    /// assert!(pos.try_play(Move::from_bits(0xffff)).is_err());
+    /// ```
     pub const fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
 
     /// The square the king lands on; for castling, the g- or c-file square.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e8c8", false).unwrap();
+    /// assert_eq!(castle.king_destination(), Square::C8);
+    /// ```
     pub fn king_destination(self) -> Square {
         if self.is_castle() {
             let file = if self.to() > self.from() {
@@ -119,6 +187,15 @@ impl Move {
 
     /// The move in UCI notation: castling as the king's step in standard chess
     /// (`e1g1`) or as king-takes-rook when `chess960` (`e1h1`).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// assert_eq!(castle.to_uci(false).to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(true).to_string(), "e1h1");
+    /// ```
     pub fn to_uci(self, chess960: bool) -> UciMove {
         if self == Move::NULL {
             return UciMove::Null;
@@ -214,7 +291,7 @@ impl fmt::Display for UciMove {
 }
 
 /// Reads `e2e4`, `e7e8q` or `0000`.
-impl std::str::FromStr for UciMove {
+impl core::str::FromStr for UciMove {
     type Err = MoveError;
 
     fn from_str(text: &str) -> Result<UciMove, MoveError> {
@@ -264,7 +341,7 @@ impl fmt::Display for MoveError {
     }
 }
 
-impl std::error::Error for MoveError {}
+impl core::error::Error for MoveError {}
 
 impl Position {
     /// Finds the legal move written `text` in UCI notation. Castling is accepted

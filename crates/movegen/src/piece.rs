@@ -1,6 +1,6 @@
 //! Colours and piece kinds.
 
-use std::ops::{Index, IndexMut, Not};
+use core::ops::{Index, IndexMut, Not};
 
 /// A side: White or Black.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -17,6 +17,13 @@ impl Color {
     pub const NUM: usize = 2;
 
     /// The colour's index: 0 for White, 1 for Black.
+    ///
+    /// ```
+    /// use movegen::Color;
+    ///
+    /// assert_eq!(Color::Black.index(), 1);
+    /// assert_eq!(!Color::Black, Color::White);
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -59,16 +66,35 @@ impl Piece {
     pub const NUM: usize = 6;
 
     /// The kind's index, 0 for a pawn.
+    ///
+    /// ```
+    /// use movegen::Piece;
+    ///
+    /// assert_eq!(Piece::King.index(), 5);
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The lower-case letter of the kind (`p n b r q k`).
+    ///
+    /// ```
+    /// use movegen::Piece;
+    ///
+    /// assert_eq!(Piece::Knight.to_char(), 'n');
+    /// ```
     pub const fn to_char(self) -> char {
         [b'p', b'n', b'b', b'r', b'q', b'k'][self as usize] as char
     }
 
     /// The kind for a letter (either case).
+    ///
+    /// ```
+    /// use movegen::Piece;
+    ///
+    /// assert_eq!(Piece::from_char('Q'), Some(Piece::Queen));
+    /// assert_eq!(Piece::from_char('x'), None);
+    /// ```
     pub fn from_char(c: char) -> Option<Piece> {
         Piece::ALL
             .into_iter()
@@ -76,6 +102,12 @@ impl Piece {
     }
 
     /// The FEN letter of this kind in `color`: upper case for White.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece};
+    ///
+    /// assert_eq!(Piece::Rook.to_fen_char(Color::White), 'R');
+    /// ```
     pub fn to_fen_char(self, color: Color) -> char {
         match color {
             Color::White => self.to_char().to_ascii_uppercase(),

@@ -48,6 +48,12 @@ impl Default for Position {
 
 impl Position {
     /// The standard starting position.
+    ///
+    /// ```
+    /// use movegen::{Position, STARTPOS_FEN};
+    ///
+    /// assert_eq!(Position::startpos().fen(false), STARTPOS_FEN);
+    /// ```
     pub fn startpos() -> Position {
         Position::from_fen(STARTPOS_FEN).expect("the start position FEN is valid")
     }
@@ -84,36 +90,75 @@ impl Position {
     }
 
     /// The side to move.
+    ///
+    /// ```
+    /// use movegen::{Color, Position};
+    ///
+    /// assert_eq!(Position::startpos().side_to_move(), Color::White);
+    /// ```
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
     /// All pieces of one kind, both colours.
+    ///
+    /// ```
+    /// use movegen::{Piece, Position};
+    ///
+    /// assert_eq!(Position::startpos().pieces(Piece::Pawn).len(), 16);
+    /// ```
     #[inline(always)]
     pub fn pieces(&self, piece: Piece) -> Bitboard {
         self.pieces[piece]
     }
 
     /// All pieces of one colour.
+    ///
+    /// ```
+    /// use movegen::{Color, Position};
+    ///
+    /// assert_eq!(Position::startpos().colored(Color::Black).len(), 16);
+    /// ```
     #[inline(always)]
     pub fn colored(&self, color: Color) -> Bitboard {
         self.colors[color]
     }
 
     /// The pieces of one kind and colour.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, Position, Square};
+    ///
+    /// let rooks = Position::startpos().pieces_of(Color::White, Piece::Rook);
+    /// assert!(rooks.has(Square::A1) && rooks.has(Square::H1) && rooks.len() == 2);
+    /// ```
     #[inline(always)]
     pub fn pieces_of(&self, color: Color, piece: Piece) -> Bitboard {
         self.pieces[piece] & self.colors[color]
     }
 
     /// Every occupied square.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// assert_eq!(Position::startpos().occupied().len(), 32);
+    /// ```
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
     }
 
     /// The kind of piece on `sq`, if any.
+    ///
+    /// ```
+    /// use movegen::{Piece, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.piece_on(Square::D8), Some(Piece::Queen));
+    /// assert_eq!(pos.piece_on(Square::E4), None);
+    /// ```
     #[inline]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         if !self.occupied().has(sq) {
@@ -127,36 +172,76 @@ impl Position {
     }
 
     /// The colour of the piece on `sq`, if any.
+    ///
+    /// ```
+    /// use movegen::{Color, Position, Square};
+    ///
+    /// assert_eq!(Position::startpos().color_on(Square::D8), Some(Color::Black));
+    /// ```
     #[inline]
     pub fn color_on(&self, sq: Square) -> Option<Color> {
         Color::ALL.into_iter().find(|&c| self.colors[c].has(sq))
     }
 
     /// The square of `color`'s king.
+    ///
+    /// ```
+    /// use movegen::{Color, Position, Square};
+    ///
+    /// assert_eq!(Position::startpos().king(Color::Black), Square::E8);
+    /// ```
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         self.pieces_of(color, Piece::King).lsb()
     }
 
     /// Pieces giving check to the side to move.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
+    /// assert!(pos.checkers().has(Square::H1));
+    /// ```
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.checkers
     }
 
     /// Pieces of the side to move pinned to their own king.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// assert!(Position::startpos().pinned().is_empty());
+    /// let pinned: Position = "4r3/8/8/8/8/8/4R3/4K2k w - - 0 1".parse().unwrap();
+    /// assert!(pinned.pinned().has(Square::E2));
+    /// ```
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
         self.pinned
     }
 
     /// Whether the side to move is in check.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
+    /// assert!(pos.in_check());
+    /// ```
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.checkers.nonempty()
     }
 
     /// Whether the side to move is in check (the same as [`Position::in_check`]).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// assert!(!Position::startpos().is_check());
+    /// ```
     #[inline(always)]
     pub fn is_check(&self) -> bool {
         self.in_check()
@@ -164,27 +249,68 @@ impl Position {
 
     /// The en-passant target square, if the last move was a double pawn push
     /// (set after a move only when an en-passant capture is legal).
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos: Position = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert_eq!(pos.ep_square(), Some(Square::F6));
+    /// ```
     pub fn ep_square(&self) -> Option<Square> {
         self.ep
     }
 
     /// Half-moves since the last capture or pawn move (the fifty-move rule counter).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 37 60".parse().unwrap();
+    /// assert_eq!(pos.halfmove_clock(), 37);
+    /// ```
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
     /// The full-move number, starting at 1 and incremented after Black's move.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 37 60".parse().unwrap();
+    /// assert_eq!(pos.fullmove_number(), 60);
+    /// ```
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
 
     /// The zobrist key of the position.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let back = pos.play(pos.parse_san("Nf3").unwrap());
+    /// let back = back.play(back.parse_san("Nf6").unwrap());
+    /// let back = back.play(back.parse_san("Ng1").unwrap());
+    /// let back = back.play(back.parse_san("Ng8").unwrap());
+    /// assert_eq!(back.key(), pos.key()); // the clocks are not in the key
+    /// ```
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
     }
 
     /// The square of the rook `color` may castle with on `side`, if it still may.
+    ///
+    /// ```
+    /// use movegen::{CastleSide, Color, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.castle_rook(Color::White, CastleSide::Long), Some(Square::A1));
+    /// ```
     pub fn castle_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
         self.rights
             .has(color, side)
@@ -192,11 +318,25 @@ impl Position {
     }
 
     /// The castling rights still held.
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Position};
+    ///
+    /// assert_eq!(Position::startpos().castling_rights(), CastlingRights::ALL);
+    /// ```
     pub fn castling_rights(&self) -> CastlingRights {
         self.rights
     }
 
     /// Pieces of either colour that attack `sq`, with `occupied` as the blockers.
+    ///
+    /// ```
+    /// use movegen::{Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// let f3 = pos.attackers_to(Square::F3, pos.occupied());
+    /// assert!(f3.has(Square::G1) && f3.has(Square::E2) && f3.has(Square::G2));
+    /// ```
     #[inline]
     pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
         let rooks = self.pieces[Piece::Rook] | self.pieces[Piece::Queen];
@@ -210,6 +350,14 @@ impl Position {
     }
 
     /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers.
+    ///
+    /// ```
+    /// use movegen::{Color, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_attacked(Square::F6, Color::Black, pos.occupied()));
+    /// assert!(!pos.is_attacked(Square::E4, Color::Black, pos.occupied()));
+    /// ```
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         self.is_attacked_with::<Magics>(sq, by, occupied)
@@ -349,6 +497,14 @@ impl Position {
     }
 
     /// The zobrist key computed from scratch (the incremental key must equal it).
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let next = pos.play(pos.parse_san("e4").unwrap());
+    /// assert_eq!(next.compute_key(), next.key());
+    /// ```
     pub fn compute_key(&self) -> u64 {
         let mut key = zobrist::castling_key(self.rights);
         for color in Color::ALL {

@@ -16,11 +16,12 @@
 
 use crate::castling::CastleSide;
 use crate::masks::piece_attacks;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveError, MoveKind};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
-use std::fmt;
+use alloc::string::String;
+use core::fmt;
 
 /// A move in SAN, worked out against the position it is played in; `Display`
 /// writes it (`Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`).
@@ -30,7 +31,7 @@ use std::fmt;
 ///
 /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
 /// let castle = pos.parse_uci_move("e1c1", false).unwrap();
-/// assert_eq!(pos.san(castle).to_string(), "O-O-O");
+/// assert_eq!(pos.san(castle).unwrap().to_string(), "O-O-O");
 /// assert_eq!(pos.parse_san("0-0-0"), Ok(castle));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -147,20 +148,36 @@ impl fmt::Display for SanError {
     }
 }
 
-impl std::error::Error for SanError {}
+impl core::error::Error for SanError {}
 
 impl Position {
-    /// The move `mv` in SAN.
+    /// The legal move `mv` in SAN.
     ///
-    /// # Panics
-    /// If no piece of the side to move stands on `mv.from()`. `mv` must be
-    /// legal here (as from [`Position::legal_moves`]), as for
-    /// [`Position::play`]; for another move the text is unspecified.
-    pub fn san(&self, mv: Move) -> San {
+    /// # Errors
+    /// [`MoveError::Illegal`] if `mv` is not a legal move here (SAN names
+    /// a move only against the legal moves of its position).
+    ///
+    /// ```
+    /// use movegen::{Move, MoveError, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let nf3 = pos.parse_uci_move("g1f3", false)?;
+    /// assert_eq!(pos.san(nf3)?.to_string(), "Nf3");
+    /// assert_eq!(pos.san(Move::NULL), Err(MoveError::Illegal));
+    /// # Ok::<(), MoveError>(())
+    /// ```
+    pub fn san(&self, mv: Move) -> Result<San, MoveError> {
+        if !self.is_legal(mv) {
+            return Err(MoveError::Illegal);
+        }
+        Ok(self.san_unchecked(mv))
+    }
+
+    /// [`Position::san`] of a move known to be legal here.
+    pub(crate) fn san_unchecked(&self, mv: Move) -> San {
         let piece = self
             .piece_on(mv.from())
-            .filter(|_| self.colored(self.side_to_move()).has(mv.from()))
-            .expect("a legal move starts on a square holding a piece of the side to move");
+            .expect("a legal move starts on a square holding a piece");
         let body = if mv.is_castle() {
             Body::Castle(if mv.to() > mv.from() {
                 CastleSide::Short
@@ -184,7 +201,7 @@ impl Position {
                 promotion: mv.promotion(),
             }
         };
-        let next = self.play(mv);
+        let next = self.play_generated(mv);
         let suffix = if !next.in_check() {
             Suffix::None
         } else if next.has_legal_move() {
@@ -331,7 +348,7 @@ fn parse_body(text: &str) -> Result<Body, SanError> {
         return Err(SanError::Syntax);
     }
     let (head, target) = b.split_at(b.len() - 2);
-    let to = Square::parse(std::str::from_utf8(target).map_err(|_| SanError::Syntax)?)
+    let to = Square::parse(core::str::from_utf8(target).map_err(|_| SanError::Syntax)?)
         .ok_or(SanError::Syntax)?;
     let (head, capture) = match head.split_last() {
         Some((b'x' | b':', rest)) => (rest, true),

@@ -3,16 +3,16 @@
 //! readable and checked on the way in.
 
 use crate::{Position, Square, UciMove};
+use alloc::borrow::Cow;
+use core::str::FromStr;
 use serde::de::{Deserialize, Deserializer, Error};
 use serde::ser::{Serialize, Serializer};
-use std::borrow::Cow;
-use std::str::FromStr;
 
 fn from_text<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: FromStr,
-    T::Err: std::fmt::Display,
+    T::Err: core::fmt::Display,
 {
     let text = Cow::<'de, str>::deserialize(d)?;
     text.parse().map_err(D::Error::custom)

@@ -81,8 +81,14 @@ fn rejects_each_malformed_field() {
         ("4k3/8/8/8/8/8/8/4K2R w G - 0 1", CastlingPieces('G')),
         ("4k3/8/8/8/8/8/8/4K2R w e - 0 1", CastlingPieces('e')),
         ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", EnPassantSquare),
-        ("4k3/8/8/8/8/8/8/4K3 w - e4 0 1", EnPassantSquare),
-        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", EnPassantSquare),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e4 0 1",
+            EnPassantRank(Color::White, sq("e4")),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+            EnPassantRank(Color::White, sq("e3")),
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - xx 0 1", EnPassantSquare),
         ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", EnPassantPawn(sq("e6"))),
         (
@@ -93,7 +99,10 @@ fn rejects_each_malformed_field() {
             "4k3/8/4n3/4p3/8/8/8/4K3 w - e6 0 1",
             EnPassantPawn(sq("e6")),
         ),
-        ("4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1", EnPassantSquare),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
+            EnPassantRank(Color::White, sq("e3")),
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", HalfmoveClock),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", HalfmoveClock),
         ("4k3/8/8/8/8/8/8/4K3 w - - 99999999999 1", HalfmoveClock),

@@ -25,7 +25,7 @@ fn every_suite_move_round_trips() {
         for pos in suite(name) {
             let mut seen = std::collections::HashSet::new();
             for &mv in pos.legal_moves().iter() {
-                let san = pos.san(mv);
+                let san = pos.san(mv).unwrap();
                 let text = san.to_string();
                 assert_eq!(pos.parse_san(&text), Ok(mv), "{pos} {text}");
                 let bare = text.trim_end_matches(['+', '#']);

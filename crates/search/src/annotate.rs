@@ -211,7 +211,7 @@ pub fn annotate(
         best: (*best, here.score),
         second: here.second.map(|(_, s)| s),
         material: wdl_material(pos),
-        obvious: pos.in_check() || pos.san(node.mv).is_capture(),
+        obvious: pos.in_check() || pos.is_capture(node.mv),
     });
     summary.add(&judgement);
     let side = pos.side_to_move();
@@ -228,7 +228,7 @@ pub fn annotate(
         let text = format!(
             "{}. {} was best.",
             judgement.verdict.name(),
-            pos.san(better)
+            pos.san(better).expect("the search's best move is legal")
         );
         comment = if comment.is_empty() {
             text
@@ -256,7 +256,7 @@ fn better_line(pos: &Position, pv: &[Move], score: Score) -> Line {
             break;
         }
         line.moves.push(Node::new(mv));
-        at = at.play(mv);
+        at = at.play_unchecked(mv);
     }
     if let Some(first) = line.moves.first_mut() {
         first.comments.push(format!(

@@ -110,6 +110,10 @@ impl Verdict {
     }
 
     /// The verdict's name as lichess writes it (`Inaccuracy`, ...).
+    ///
+    /// ```
+    /// assert_eq!(search::review::Verdict::Mistake.name(), "Mistake");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Verdict::OnlyMove => "Only move",
@@ -228,6 +232,14 @@ pub struct PlayerSummary {
 
 impl PlayerSummary {
     /// Counts one judged move.
+    ///
+    /// ```
+    /// use search::review::{Judgement, PlayerSummary, Verdict};
+    /// let mut white = PlayerSummary::default();
+    /// white.add(&Judgement { verdict: Verdict::Mistake, drop: 0.25, better: None });
+    /// assert_eq!((white.moves, white.mistakes), (1, 1));
+    /// assert!((white.average_loss() - 25.0).abs() < 1e-9);
+    /// ```
     pub fn add(&mut self, j: &Judgement) {
         self.moves += 1;
         match j.verdict {

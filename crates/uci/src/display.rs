@@ -48,7 +48,12 @@ fn moves(pos: &Position, chess960: bool) -> String {
     let mut pairs: Vec<(String, String)> = pos
         .legal_moves()
         .iter()
-        .map(|&mv| (mv.to_uci(chess960).to_string(), pos.san(mv).to_string()))
+        .map(|&mv| {
+            (
+                mv.to_uci(chess960).to_string(),
+                pos.san(mv).expect("a listed move is legal").to_string(),
+            )
+        })
         .collect();
     pairs.sort();
     let pairs: Vec<String> = pairs.iter().map(|(u, s)| format!("{u} {s}")).collect();

@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn perft_lines_follow_stockfish() {
         let pos = Position::startpos();
-        let div = movegen::divide(&pos, 1);
+        let div = movegen::perft::divide(&pos, 1);
         let lines = perft_lines(&div, false);
         assert_eq!(lines.len(), 23);
         assert!(lines.contains(&"e2e4: 1".to_string()));

@@ -264,8 +264,8 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
         JobKind::Perft(p) => {
             let div = guarded(out, "perft", || {
                 let mb = perft::hash_mb(p.hash_mb, p.depth);
-                let hash = (mb > 0).then(|| movegen::PerftHash::new(mb));
-                movegen::divide_until(
+                let hash = (mb > 0).then(|| movegen::perft::PerftHash::new(mb));
+                movegen::perft::divide_until(
                     &p.pos,
                     p.depth,
                     p.threads,

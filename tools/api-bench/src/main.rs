@@ -5,8 +5,15 @@
 //!   (standard chess; `chess` has no Chess960);
 //! - `san`: the SAN of every legal move of those positions (cozy-chess
 //!   through `util::display_san_move`; `chess` writes no SAN);
+//! - `count`: the number of legal moves of each walked position, by each
+//!   crate's cheapest public way (ours `count_moves`, cozy-chess summing its
+//!   move sets, shakmaty and chess the length of their lists);
+//! - `user perft`: perft 4 from the six standard positions written by a
+//!   user against each crate's public list-and-play API (bulk count at the
+//!   last ply, `play_unchecked` or the like);
 //! - `perft`: perft 5 from the six standard positions, each crate's own
-//!   perft where it has one (cozy-chess: the bulk-counting loop of its example).
+//!   perft where it has one (cozy-chess: the bulk-counting loop of its
+//!   example; ours with the `fast-perft` feature).
 //!
 //! Each round runs every crate on every task once, in turn; the best time of
 //! each over the rounds is kept. Results are checked to agree (move counts,
@@ -161,7 +168,7 @@ fn san_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
                 for p in &s.ours {
                     for mv in p.legal_moves() {
                         text.clear();
-                        write!(text, "{}", p.san(mv)).unwrap();
+                        write!(text, "{}", p.san(mv).unwrap()).unwrap();
                         digest(&text, &mut h);
                     }
                 }
@@ -202,11 +209,102 @@ fn san_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
     ]
 }
 
+fn count_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
+    vec![
+        (
+            "ours",
+            Box::new(|| s.ours.iter().map(|p| p.count_moves() as u64).sum()),
+        ),
+        (
+            "cozy-chess",
+            Box::new(|| {
+                let mut n = 0;
+                for b in &s.cozy {
+                    b.generate_moves(|moves| {
+                        n += moves.len() as u64;
+                        false
+                    });
+                }
+                n
+            }),
+        ),
+        (
+            "shakmaty",
+            Box::new(|| s.shak.iter().map(|p| p.legal_moves().len() as u64).sum()),
+        ),
+        (
+            "chess",
+            Box::new(|| {
+                s.chess
+                    .iter()
+                    .map(|b| chess::MoveGen::new_legal(b).len() as u64)
+                    .sum()
+            }),
+        ),
+    ]
+}
+
+fn user_perft_ours(p: &movegen::Position, depth: u32) -> u64 {
+    if depth == 1 {
+        return p.count_moves() as u64;
+    }
+    p.legal_moves()
+        .iter()
+        .map(|&m| user_perft_ours(&p.play_unchecked(m), depth - 1))
+        .sum()
+}
+
+fn user_perft_shak(p: &Chess, depth: u32) -> u64 {
+    let moves = p.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut child = p.clone();
+            child.play_unchecked(*m);
+            user_perft_shak(&child, depth - 1)
+        })
+        .sum()
+}
+
+fn user_perft_chess(b: &chess::Board, depth: u32) -> u64 {
+    let moves = chess::MoveGen::new_legal(b);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .map(|m| user_perft_chess(&b.make_move_new(m), depth - 1))
+        .sum()
+}
+
+fn user_perft_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
+    vec![
+        (
+            "ours",
+            Box::new(|| s.ours.iter().map(|p| user_perft_ours(p, 4)).sum()),
+        ),
+        (
+            "cozy-chess",
+            Box::new(|| s.cozy.iter().map(|b| cozy_perft(b, 4)).sum()),
+        ),
+        (
+            "shakmaty",
+            Box::new(|| s.shak.iter().map(|p| user_perft_shak(p, 4)).sum()),
+        ),
+        (
+            "chess",
+            Box::new(|| s.chess.iter().map(|b| user_perft_chess(b, 4)).sum()),
+        ),
+    ]
+}
+
 fn perft_tasks(s: &Sets) -> Vec<(&'static str, Task<'_>)> {
     vec![
         (
             "ours",
-            Box::new(|| s.ours.iter().map(|p| movegen::perft(p, 5)).sum()),
+            Box::new(|| s.ours.iter().map(|p| movegen::perft::perft(p, 5)).sum()),
         ),
         (
             "cozy-chess",
@@ -267,12 +365,20 @@ fn main() {
         .map(|p| p.legal_moves().len() as u64)
         .sum();
     compare("legal move lists", &moves_tasks(&walked), rounds, n as u64);
+    compare("move counts", &count_tasks(&walked), rounds, n as u64);
     compare(
         "SAN of every legal move",
         &san_tasks(&walked),
         rounds,
         moves,
     );
-    let nodes: u64 = six.ours.iter().map(|p| movegen::perft(p, 5)).sum();
+    let nodes4: u64 = six.ours.iter().map(|p| user_perft_ours(p, 4)).sum();
+    compare(
+        "user-written perft 4, six positions",
+        &user_perft_tasks(&six),
+        rounds,
+        nodes4,
+    );
+    let nodes: u64 = six.ours.iter().map(|p| movegen::perft::perft(p, 5)).sum();
     compare("perft 5, six positions", &perft_tasks(&six), rounds, nodes);
 }

@@ -50,7 +50,7 @@ fn single(which: &str) {
     let mut total = 0;
     for (_, fen, depth) in POSITIONS {
         total += match which {
-            "ours" => movegen::perft(&movegen::Position::from_fen(fen).unwrap(), depth - 1),
+            "ours" => movegen::perft::perft(&movegen::Position::from_fen(fen).unwrap(), depth - 1),
             _ => cozy_perft(&fen.parse().unwrap(), depth - 1),
         };
     }
@@ -76,7 +76,7 @@ fn main() {
         let (mut ours, mut cozy) = (Duration::MAX, Duration::MAX);
         let mut nodes = 0;
         for _ in 0..rounds {
-            let (a, ta) = timed(|| movegen::perft(&ours_pos, depth));
+            let (a, ta) = timed(|| movegen::perft::perft(&ours_pos, depth));
             let (b, tb) = timed(|| cozy_perft(&cozy_pos, depth));
             assert_eq!(a, b, "{name}: counts differ");
             nodes = a;

@@ -388,7 +388,10 @@ impl Session {
 
 /// `mv`, played from `before`, in SAN.
 pub fn san(before: &Position, mv: Move) -> String {
-    before.san(mv).to_string()
+    before
+        .san(mv)
+        .expect("a played move is legal where it was played")
+        .to_string()
 }
 
 #[cfg(test)]

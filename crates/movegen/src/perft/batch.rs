@@ -22,7 +22,7 @@ pub fn count_units(
     hash: Option<&PerftHash>,
     mut done: impl FnMut(usize, u64) -> bool,
 ) -> bool {
-    let threads = threads.max(1);
+    let threads = super::parallel::usable_threads(threads);
     if threads == 1 || units.len() < 2 * threads {
         return units
             .iter()

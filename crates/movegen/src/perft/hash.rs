@@ -109,6 +109,7 @@ impl PerftHash {
 
     /// Starts loading the bucket of `key` into the cache.
     #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(super) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch only hints the cache; the address is that of a

@@ -58,8 +58,8 @@ impl Identity {
     }
 }
 
-impl std::hash::Hash for Identity {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+impl core::hash::Hash for Identity {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         // One well-mixed word stands for the eight (equal identities give
         // equal words, which is all `Hash` needs).
         state.write_u64(self.check_key());

@@ -1,35 +1,97 @@
 //! Perft: counting the leaf nodes of the legal move tree, on one thread or
-//! several, with or without a table of subtree counts.
+//! several, with or without a table of subtree counts, and perft beyond
+//! one machine.
 //!
-//! [`recursion`] holds the counting itself, [`dispatch`] picks the copy of it
-//! compiled for the CPU, [`hash`] the table of subtree counts and
-//! [`parallel`] the splitting of the work over threads.
+//! ```
+//! use movegen::perft::{divide, perft};
+//! use movegen::Position;
 //!
-//! Perft beyond one machine goes in three steps: [`split`] the tree at depth
-//! S into unique positions with their paths (written as a units file,
-//! [`units`]), count perft(D - S) of ranges of units anywhere ([`batch`]),
-//! and [`merge`] the `index count` results into the exact total.
-//! [`identity`] says when two positions are the same.
+//! let pos = Position::startpos();
+//! assert_eq!(perft(&pos, 3), 8_902);
+//! let per_move = divide(&pos, 2);
+//! assert_eq!(per_move.len(), 20);
+//! assert_eq!(per_move.iter().map(|&(_, n)| n).sum::<u64>(), 400);
+//! ```
+//!
+//! [`perft`] and [`divide`] are always here (`no_std` too). By default
+//! [`perft`] is a plain recursion over [`Position::generate`], quick to
+//! compile; the `fast-perft` feature swaps in a recursion specialised per
+//! piece and castling state and compiled for three x86-64 CPU levels,
+//! chosen at run time (about 3x faster, and most of the crate's machine
+//! code). The rest needs the `std` feature: `PerftHash` and the hashed
+//! and threaded counts, and the three steps of a perft too deep for one
+//! machine: `split` the tree at depth S into unique positions with their
+//! paths (a units file, `write_units`), count perft(D - S) of ranges of
+//! units anywhere (`count_units`), and `merge` the `index count`
+//! results into the exact total.
 
+#[cfg(feature = "std")]
 mod batch;
+#[cfg(feature = "fast-perft")]
 mod dispatch;
+#[cfg(feature = "std")]
 mod hash;
+#[cfg(feature = "std")]
 mod identity;
+#[cfg(feature = "std")]
 mod merge;
+#[cfg(feature = "std")]
 mod parallel;
+#[cfg(feature = "fast-perft")]
 mod recursion;
+#[cfg(not(feature = "fast-perft"))]
+mod simple;
+#[cfg(feature = "std")]
 mod split;
+#[cfg(feature = "std")]
 mod units;
 
+use crate::moves::Move;
+use crate::position::Position;
+use alloc::vec::Vec;
+
+#[cfg(feature = "std")]
 pub use batch::count_units;
+#[cfg(feature = "fast-perft")]
 pub use dispatch::{perft, perft_hashed};
+#[cfg(feature = "std")]
 pub use hash::PerftHash;
+#[cfg(feature = "std")]
 pub use merge::{merge, result_line, MergeError};
+#[cfg(feature = "std")]
 pub use parallel::{
-    divide, divide_parallel, divide_streamed, divide_until, divide_with, perft_parallel, perft_with,
+    divide_parallel, divide_streamed, divide_until, divide_with, perft_parallel, perft_with,
 };
+#[cfg(not(feature = "fast-perft"))]
+pub use simple::perft;
+#[cfg(all(feature = "std", not(feature = "fast-perft")))]
+pub use simple::perft_hashed;
+#[cfg(feature = "std")]
 pub use split::{split, Unit};
+#[cfg(feature = "std")]
 pub use units::{read_units, write_units, UnitsError, UnitsFile, UnitsHeader};
+
+/// Perft per root move ("divide"), in move generation order; `depth` 0
+/// gives an empty list.
+///
+/// ```
+/// use movegen::perft::divide;
+/// use movegen::Position;
+///
+/// let pos = Position::startpos();
+/// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+/// assert!(divide(&pos, 3).contains(&(e4, 600)));
+/// assert!(divide(&pos, 0).is_empty());
+/// ```
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| (mv, perft(&pos.play_generated(mv), depth - 1)))
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {
@@ -42,8 +104,11 @@ mod tests {
     fn startpos_shallow() {
         let pos = Position::startpos();
         let counts: Vec<u64> = (0..=4).map(|d| perft(&pos, d)).collect();
-        assert_eq!(perft_parallel(&pos, 4, 2), counts[4]);
-        assert_eq!(divide_parallel(&pos, 3, 2), divide(&pos, 3));
+        #[cfg(feature = "std")]
+        {
+            assert_eq!(perft_parallel(&pos, 4, 2), counts[4]);
+            assert_eq!(divide_parallel(&pos, 3, 2), divide(&pos, 3));
+        }
         assert_eq!(counts, [1, 20, 400, 8902, 197_281]);
     }
 
@@ -56,6 +121,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn threads_and_hash_give_the_same_counts() {
         let pos = Position::from_fen(KIWIPETE).unwrap();
         let plain = divide(&pos, 3);
@@ -71,6 +137,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn a_stopped_divide_gives_no_count() {
         use std::sync::atomic::AtomicBool;
         let stop = AtomicBool::new(true);
@@ -90,6 +157,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "std")]
     fn streamed_divide_reports_each_root_move_once_in_order() {
         let pos = Position::from_fen(KIWIPETE).unwrap();
         let plain = divide(&pos, 3);

@@ -1,21 +1,15 @@
 //! Divide and perft over several threads, optionally hashed.
 
-use super::dispatch::{perft, perft_hashed};
 use super::hash::PerftHash;
+use super::{perft, perft_hashed};
 use crate::moves::Move;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// Perft per root move ("divide"), in move generation order.
-///
-/// `depth` 0 gives an empty list.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    divide_with(pos, depth, 1, None)
-}
-
-/// Divide on `threads` threads, optionally hashed; counts are identical to
-/// [`divide`] whatever the thread count.
+/// Divide on `threads` threads (one on targets without threads, such as
+/// `wasm32-unknown-unknown`), optionally hashed; counts are identical to
+/// [`divide`](super::divide) whatever the thread count.
 ///
 /// With more than one thread and `depth` of 3 or more, the work is split two
 /// plies down: every (root move, reply) pair is a task, handed out one at a
@@ -68,17 +62,18 @@ pub fn divide_until(
         return Some(Vec::new());
     }
     let moves = pos.legal_moves();
+    let threads = usable_threads(threads);
     let split_deeper = threads > 1 && depth >= 3;
     // (index of the root move, position to count, depth left)
     let mut tasks: Vec<(usize, Position, u32)> = Vec::new();
     for (i, &mv) in moves.iter().enumerate() {
-        let child = pos.play(mv);
+        let child = pos.play_generated(mv);
         if split_deeper {
             let replies = child.legal_moves();
             tasks.extend(
                 replies
                     .iter()
-                    .map(|&reply| (i, child.play(reply), depth - 2)),
+                    .map(|&reply| (i, child.play_generated(reply), depth - 2)),
             );
         } else {
             tasks.push((i, child, depth - 1));
@@ -175,7 +170,7 @@ fn count_until(
     }
     let mut total = 0;
     for &mv in pos.legal_moves().iter() {
-        total += count_until(&pos.play(mv), depth - 1, hash, stop)?;
+        total += count_until(&pos.play_generated(mv), depth - 1, hash, stop)?;
     }
     if let Some(h) = hash {
         h.put(pos, depth, total);
@@ -195,11 +190,24 @@ pub fn perft_with(pos: &Position, depth: u32, threads: usize, hash: Option<&Perf
 }
 
 /// Perft split over `threads` threads, no hashing; same counts as [`perft`].
+/// On targets without threads (`wasm32-unknown-unknown`) it counts on the
+/// calling thread instead of trapping.
 pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
     perft_with(pos, depth, threads, None)
 }
 
-/// Divide split over `threads` threads, no hashing; same counts as [`divide`].
+/// Divide split over `threads` threads, no hashing; same counts as [`divide`](super::divide).
 pub fn divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     divide_with(pos, depth, threads, None)
+}
+
+/// `requested`, or 1 where the target has no threads: on
+/// `wasm32-unknown-unknown` (no `atomics` target feature) spawning a thread
+/// panics, so the work runs on the calling thread and the counts are the same.
+pub(super) fn usable_threads(requested: usize) -> usize {
+    if cfg!(all(target_family = "wasm", not(target_feature = "atomics"))) {
+        1
+    } else {
+        requested.max(1)
+    }
 }

@@ -41,7 +41,7 @@ pub fn split(root: &Position, depth: u32) -> Vec<Unit> {
         let mut next: Vec<Unit> = Vec::with_capacity(level.len() * 8);
         for unit in &level {
             for &mv in unit.position.legal_moves().iter() {
-                let child = unit.position.play(mv);
+                let child = unit.position.play_generated(mv);
                 match seen.entry(Identity::of(&child)) {
                     Entry::Occupied(at) => next[*at.get()].paths += unit.paths,
                     Entry::Vacant(at) => {

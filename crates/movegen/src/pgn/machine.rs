@@ -273,7 +273,8 @@ impl Machine {
                 match frame.pos.parse_san(san) {
                     Ok(mv) => {
                         frame.before = frame.pos;
-                        frame.pos = frame.pos.play(mv);
+                        // parse_san answers only legal moves.
+                        frame.pos = frame.pos.play_unchecked(mv);
                         frame.line.moves.push(Node::new(mv));
                         b.nodes += 1;
                     }

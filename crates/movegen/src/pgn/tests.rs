@@ -17,7 +17,7 @@ fn sans(start: Position, line: &Line) -> Vec<String> {
     line.moves
         .iter()
         .map(|n| {
-            let s = pos.san(n.mv).to_string();
+            let s = pos.san(n.mv).expect("a read move is legal").to_string();
             pos = pos.play(n.mv);
             s
         })

@@ -97,15 +97,17 @@ impl Movetext {
         let mut pos = start;
         let mut number = true;
         for node in &line.moves {
-            if !pos.is_legal(node.mv) {
+            // A move that is not legal where it stands (only in a game
+            // built by hand) ends the line: writing never panics.
+            let Ok(san) = pos.san(node.mv) else {
                 break;
-            }
+            };
             match pos.side_to_move() {
                 Color::White => self.token(&format!("{}.", pos.fullmove_number())),
                 Color::Black if number => self.token(&format!("{}...", pos.fullmove_number())),
                 Color::Black => {}
             }
-            self.token(&pos.san(node.mv).to_string());
+            self.token(&san.to_string());
             for nag in &node.nags {
                 self.token(&format!("${nag}"));
             }
@@ -118,7 +120,7 @@ impl Movetext {
                 self.token(")");
             }
             number = !node.comments.is_empty() || !node.variations.is_empty();
-            pos = pos.play(node.mv);
+            pos = pos.play_unchecked(node.mv);
         }
     }
 }

@@ -51,7 +51,7 @@ fn writes_what_python_chess_writes() {
         let p = pos(fen);
         for (uci, san) in *moves {
             let mv = p.parse_uci_move(uci, false).unwrap();
-            assert_eq!(p.san(mv).to_string(), *san, "{fen} {uci}");
+            assert_eq!(p.san(mv).unwrap().to_string(), *san, "{fen} {uci}");
             assert_eq!(p.parse_san(san), Ok(mv), "{fen} {san}");
         }
     }
@@ -63,7 +63,7 @@ fn chess960_castling_is_o_o() {
     let p = pos("b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9");
     let short = p.parse_uci_move("f1g1", true).unwrap();
     assert!(short.is_castle());
-    assert_eq!(p.san(short).to_string(), "O-O");
+    assert_eq!(p.san(short).unwrap().to_string(), "O-O");
     assert_eq!(p.parse_san("O-O"), Ok(short));
     assert_eq!(p.parse_san("O-O-O"), Err(SanError::Illegal));
 }
@@ -104,7 +104,7 @@ fn reads_what_people_write() {
     let take = pos("4k3/8/8/8/8/5p2/8/4K1N1 w - - 0 1");
     let nxf3 = take.parse_uci_move("g1f3", false).unwrap();
     assert_eq!(take.parse_san("Nf3"), Ok(nxf3));
-    assert_eq!(take.san(nxf3).to_string(), "Nxf3");
+    assert_eq!(take.san(nxf3).unwrap().to_string(), "Nxf3");
 }
 
 #[test]

@@ -466,7 +466,9 @@ impl<'a> Search<'a> {
         self.keys.push(pos.key());
         let saved_floor = self.null_floor;
         self.null_floor = self.keys.len();
-        let next = pos.play_null();
+        let next = pos
+            .play_null()
+            .expect("null-move pruning is tried only out of check");
         let s = -self.negamax(&next, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         self.null_floor = saved_floor;
         self.keys.pop();
@@ -501,7 +503,7 @@ impl<'a> Search<'a> {
         for i in 0..moves.len() {
             let order = self.pick(moves, i, ply);
             let mv = moves[i];
-            let next = pos.play(mv);
+            let next = pos.play_unchecked(mv);
             let gives_check = next.in_check();
             let tactical = is_tactical(pos, mv);
             let new_depth = depth - 1 + i32::from(gives_check);

@@ -43,7 +43,7 @@ impl Search<'_> {
                 // Picked best first: the rest are captures that lose material.
                 break;
             }
-            let score = -self.quiesce(&pos.play(moves[i]), -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&pos.play_unchecked(moves[i]), -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }

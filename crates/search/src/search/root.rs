@@ -25,7 +25,7 @@ impl Search<'_> {
         let mut best: Option<(usize, i32)> = None;
         #[allow(clippy::needless_range_loop)] // moves[..=i] rotate after the loop
         for i in 0..moves.len() {
-            let next = root.play(moves[i].mv);
+            let next = root.play_unchecked(moves[i].mv);
             let new_depth = depth - 1 + i32::from(next.in_check());
             let score = if i == 0 {
                 -self.negamax(&next, new_depth, -beta, -alpha, 1, true)

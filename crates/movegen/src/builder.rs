@@ -1,0 +1,279 @@
+//! Positions put together in code, checked as a FEN would be.
+
+use crate::castling::CastleSide;
+use crate::fen::FenError;
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+use crate::square::Square;
+use alloc::string::String;
+use core::fmt::Write as _;
+
+/// A position assembled piece by piece, checked by [`PositionBuilder::build`]
+/// with every rule [`Position::from_fen`] applies (one king a side, no pawn
+/// on the first or last rank, castling rooks in place, a possible
+/// en-passant square, the side not to move not in check). No `Position`
+/// that breaks the crate's invariants can come out of it.
+///
+/// ```
+/// use movegen::{CastleSide, Color, Piece, Position, PositionBuilder, Square};
+///
+/// let pos = PositionBuilder::new()
+///     .piece(Square::E1, Color::White, Piece::King)
+///     .piece(Square::H1, Color::White, Piece::Rook)
+///     .piece(Square::E8, Color::Black, Piece::King)
+///     .castling(Color::White, CastleSide::Short)
+///     .build()?;
+/// assert_eq!(pos.fen(false), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+/// // Without a black king the position is refused, with the FEN's error.
+/// let no_king = PositionBuilder::new().piece(Square::E1, Color::White, Piece::King).build();
+/// assert!(no_king.is_err());
+/// # Ok::<(), movegen::FenError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionBuilder {
+    board: [Option<(Color, Piece)>; 64],
+    side: Color,
+    castling: [[bool; 2]; 2],
+    ep: Option<Square>,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl Default for PositionBuilder {
+    fn default() -> PositionBuilder {
+        PositionBuilder::new()
+    }
+}
+
+impl PositionBuilder {
+    /// An empty board, White to move, no castling rights, clocks at 0 and 1.
+    ///
+    /// ```
+    /// use movegen::PositionBuilder;
+    ///
+    /// assert!(PositionBuilder::new().build().is_err()); // no kings
+    /// ```
+    pub fn new() -> PositionBuilder {
+        PositionBuilder {
+            board: [None; 64],
+            side: Color::White,
+            castling: [[false; 2]; 2],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// A builder holding `pos`, to change and build again.
+    ///
+    /// ```
+    /// use movegen::{Position, PositionBuilder, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// let odds = PositionBuilder::from_position(&pos).remove(Square::B1).build().unwrap();
+    /// assert_eq!(odds.piece_on(Square::B1), None);
+    /// ```
+    pub fn from_position(pos: &Position) -> PositionBuilder {
+        let mut builder = PositionBuilder::new();
+        for sq in pos.occupied() {
+            let color = pos.color_on(sq).expect("an occupied square has a colour");
+            let piece = pos.piece_on(sq).expect("an occupied square holds a piece");
+            builder.board[sq.index()] = Some((color, piece));
+        }
+        builder.side = pos.side_to_move();
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                builder.castling[color.index()][side.index()] =
+                    pos.castling_rights().has(color, side);
+            }
+        }
+        builder.ep = pos.ep_square();
+        builder.halfmove = pos.halfmove_clock();
+        builder.fullmove = pos.fullmove_number();
+        builder
+    }
+
+    /// Puts a piece of `color` on `sq`, replacing what stood there.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, PositionBuilder, Square};
+    ///
+    /// let builder = PositionBuilder::new().piece(Square::D4, Color::Black, Piece::Queen);
+    /// assert_eq!(builder.piece_at(Square::D4), Some((Color::Black, Piece::Queen)));
+    /// ```
+    pub fn piece(mut self, sq: Square, color: Color, piece: Piece) -> PositionBuilder {
+        self.board[sq.index()] = Some((color, piece));
+        self
+    }
+
+    /// Empties `sq`.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, PositionBuilder, Square};
+    ///
+    /// let builder = PositionBuilder::new()
+    ///     .piece(Square::D4, Color::Black, Piece::Queen)
+    ///     .remove(Square::D4);
+    /// assert_eq!(builder.piece_at(Square::D4), None);
+    /// ```
+    pub fn remove(mut self, sq: Square) -> PositionBuilder {
+        self.board[sq.index()] = None;
+        self
+    }
+
+    /// What stands on `sq` so far.
+    ///
+    /// ```
+    /// use movegen::{PositionBuilder, Square};
+    ///
+    /// assert_eq!(PositionBuilder::new().piece_at(Square::A1), None);
+    /// ```
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, Piece)> {
+        self.board[sq.index()]
+    }
+
+    /// Sets the side to move.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, PositionBuilder, Square};
+    ///
+    /// let pos = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .side_to_move(Color::Black)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pos.side_to_move(), Color::Black);
+    /// ```
+    pub fn side_to_move(mut self, color: Color) -> PositionBuilder {
+        self.side = color;
+        self
+    }
+
+    /// Gives `color` the right to castle on `side`, with the outermost rook
+    /// on that side of its king (as X-FEN's `KQkq`).
+    ///
+    /// ```
+    /// use movegen::{CastleSide, Color, Piece, PositionBuilder, Square};
+    ///
+    /// // No rook on a1: the right is refused when built.
+    /// let bad = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .castling(Color::White, CastleSide::Long)
+    ///     .build();
+    /// assert!(bad.is_err());
+    /// ```
+    pub fn castling(mut self, color: Color, side: CastleSide) -> PositionBuilder {
+        self.castling[color.index()][side.index()] = true;
+        self
+    }
+
+    /// Sets the en-passant square (the square a pawn just skipped).
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, PositionBuilder, Square};
+    ///
+    /// let pos = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .piece(Square::E4, Color::White, Piece::Pawn)
+    ///     .piece(Square::D4, Color::Black, Piece::Pawn)
+    ///     .side_to_move(Color::Black)
+    ///     .en_passant(Square::E3)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pos.ep_square(), Some(Square::E3));
+    /// ```
+    pub fn en_passant(mut self, sq: Square) -> PositionBuilder {
+        self.ep = Some(sq);
+        self
+    }
+
+    /// Sets the half-move clock and the full-move number.
+    ///
+    /// ```
+    /// use movegen::{Color, Piece, PositionBuilder, Square};
+    ///
+    /// let pos = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .clocks(12, 40)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (12, 40));
+    /// ```
+    pub fn clocks(mut self, halfmove: u32, fullmove: u32) -> PositionBuilder {
+        self.halfmove = halfmove;
+        self.fullmove = fullmove;
+        self
+    }
+
+    /// The position, checked by the rules of [`Position::from_fen`].
+    ///
+    /// # Errors
+    /// The [`FenError`] the same position written as a FEN would give.
+    ///
+    /// ```
+    /// use movegen::{Color, FenError, Piece, PositionBuilder, Square};
+    ///
+    /// let pawn_on_rank_1 = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .piece(Square::A1, Color::White, Piece::Pawn)
+    ///     .build();
+    /// assert_eq!(pawn_on_rank_1, Err(FenError::PawnOnBackRank(Square::A1)));
+    /// ```
+    pub fn build(&self) -> Result<Position, FenError> {
+        Position::from_fen(&self.fen())
+    }
+
+    /// The builder's contents as a FEN.
+    fn fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.board[rank * 8 + file] {
+                    None => empty += 1,
+                    Some((color, piece)) => {
+                        if empty > 0 {
+                            write!(fen, "{empty}").expect("writing to a String");
+                            empty = 0;
+                        }
+                        fen.push(piece.to_fen_char(color));
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(fen, "{empty}").expect("writing to a String");
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(match self.side {
+            Color::White => " w ",
+            Color::Black => " b ",
+        });
+        let letters = [['K', 'Q'], ['k', 'q']];
+        let before = fen.len();
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if self.castling[color.index()][side.index()] {
+                    fen.push(letters[color.index()][side.index()]);
+                }
+            }
+        }
+        if fen.len() == before {
+            fen.push('-');
+        }
+        match self.ep {
+            Some(sq) => write!(fen, " {sq}"),
+            None => write!(fen, " -"),
+        }
+        .expect("writing to a String");
+        write!(fen, " {} {}", self.halfmove, self.fullmove).expect("writing to a String");
+        fen
+    }
+}
