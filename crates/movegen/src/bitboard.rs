@@ -21,8 +21,27 @@ pub struct Bitboard(pub u64);
 
 impl Bitboard {
     /// The empty set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert!(Bitboard::EMPTY.is_empty());
+    /// assert_eq!(Bitboard::FULL.len(), 64);
+    /// assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
+    /// ```
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every square.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// assert_eq!(Bitboard::FULL.len(), 64);
+    /// assert!(Bitboard::FULL.has(Square::A1) && Bitboard::FULL.has(Square::H8));
+    /// ```
     pub const FULL: Bitboard = Bitboard(!0);
 
     /// The set holding just `sq`.
