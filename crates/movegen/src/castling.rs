@@ -106,6 +106,14 @@ impl CastlingRights {
     /// ```
     pub const NONE: CastlingRights = CastlingRights(0);
     /// All four rights.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Color};
+    ///
+    /// assert_eq!(CastlingRights::ALL, CastlingRights::both(Color::White).with(CastlingRights::both(Color::Black)));
+    /// ```
     pub const ALL: CastlingRights = CastlingRights(15);
 
     /// The single right of `color` on `side`.

@@ -87,7 +87,7 @@ pub enum Illegal {
 /// let pos = Position::startpos();
 /// let illegal = explain_move(&pos, "e7e5", false).unwrap_err();
 /// let reason: Reason = illegal.reason(&pos);
-/// assert_eq!(reason.to_string(), "the black pawn on e7 belongs to Black, but it is White to move");
+/// assert_eq!(reason.to_string(), "the pawn on e7 belongs to Black, but it is White to move");
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Reason<'a> {

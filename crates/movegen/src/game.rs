@@ -291,7 +291,7 @@ impl KeyHistory {
     ///     history.push(pos.key());
     ///     pos = pos.play(pos.parse_uci_move(mv, false).unwrap());
     /// }
-    /// assert_eq!(pos, start);
+    /// assert_eq!(pos.key(), start.key()); // the clocks differ
     /// assert!(history.repeats(pos.key(), pos.halfmove_clock(), 0));
     /// assert!(!history.repeats(pos.key(), pos.halfmove_clock(), 1));
     /// ```
