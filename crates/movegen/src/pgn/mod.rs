@@ -189,7 +189,9 @@ impl Node {
 /// ```
 /// use movegen::pgn::{read_games, Line};
 ///
-/// let game = read_games("{ A short game. } 1. e4 (1. d4 d5) e5 *").next().unwrap().unwrap();
+/// // A comment before the first move (after the tags) is the game comment.
+/// let text = "[Event \"?\"]\n\n{ A short game. } 1. e4 (1. d4 d5) e5 *";
+/// let game = read_games(text).next().unwrap().unwrap();
 /// let main: &Line = &game.mainline;
 /// assert_eq!(main.comments, ["A short game."]);
 /// assert_eq!(main.moves.len(), 2);
@@ -211,7 +213,7 @@ pub struct Line {
 /// use movegen::pgn::{read_games, GameResult, PgnGame};
 /// use movegen::Position;
 ///
-/// let text = "[Event \"Casual\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O Kd7 *\n";
+/// let text = "[Event \"Casual\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O Kf7 *\n";
 /// let game: PgnGame = read_games(text).next().unwrap().unwrap();
 /// assert_eq!(game.start, Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap());
 /// assert_eq!(game.tag("Event"), Some("Casual"));
