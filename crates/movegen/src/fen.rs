@@ -319,12 +319,12 @@ fn back_rank(color: Color) -> Rank {
 fn outermost_rook(pos: &Position, color: Color, side: CastleSide) -> Option<Square> {
     let king = pos.king(color);
     let rooks = pos.pieces_of(color, Piece::Rook) & Bitboard::rank(back_rank(color));
-    let mut candidates = rooks.filter(|r| match side {
+    let mut candidates = rooks.iter().filter(|r| match side {
         CastleSide::Short => r.file() > king.file(),
         CastleSide::Long => r.file() < king.file(),
     });
     match side {
-        CastleSide::Short => candidates.last(),
+        CastleSide::Short => candidates.next_back(),
         CastleSide::Long => candidates.next(),
     }
 }

@@ -273,8 +273,9 @@ impl Position {
         // These pieces attack symmetrically: the squares they could come from
         // are the squares they would attack from the target.
         let near = self.pieces_of(us, piece) & piece_attacks(piece, us, to, self.occupied());
-        let rivals =
-            near.filter(|&sq| sq != from && self.is_legal(Move::new(sq, to, MoveKind::Normal)));
+        let rivals = near
+            .iter()
+            .filter(|&sq| sq != from && self.is_legal(Move::new(sq, to, MoveKind::Normal)));
         let (mut same_file, mut same_rank, mut any) = (false, false, false);
         for sq in rivals {
             any = true;
