@@ -154,7 +154,11 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
             Piece::Queen => rook_attacks(from, occ) | bishop_attacks(from, occ),
             Piece::King => king_attacks(from),
         };
-        out.extend((reach & !own).map(|to| Move::new(from, to, MoveKind::Normal)));
+        out.extend(
+            (reach & !own)
+                .iter()
+                .map(|to| Move::new(from, to, MoveKind::Normal)),
+        );
     }
     pseudo_castles(pos, &mut out);
     out

@@ -320,30 +320,89 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// Rook attacks from `sq` on an empty board: a cheap test of whether a rook
 /// could attack a square at all before a magic lookup.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::attacks::{rook_attacks, rook_rays};
+/// use movegen::{Bitboard, Square};
+///
+/// assert_eq!(rook_rays(Square::A1).len(), 14);
+/// assert_eq!(rook_rays(Square::D4), rook_attacks(Square::D4, Bitboard::EMPTY));
+/// assert!(!rook_rays(Square::A1).has(Square::B2));
+/// ```
 #[inline(always)]
 pub fn rook_rays(sq: Square) -> Bitboard {
     Bitboard(ROOK_RAYS[sq.index()])
 }
 
 /// Bishop attacks from `sq` on an empty board.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::attacks::bishop_rays;
+/// use movegen::Square;
+///
+/// assert_eq!(bishop_rays(Square::A1).len(), 7);
+/// assert_eq!(bishop_rays(Square::D4).len(), 13);
+/// assert!(bishop_rays(Square::A1).has(Square::H8));
+/// ```
 #[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// Squares a queen on `sq` attacks, given the occupied squares.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::attacks::queen_attacks;
+/// use movegen::{Bitboard, Square};
+///
+/// assert_eq!(queen_attacks(Square::D4, Bitboard::EMPTY).len(), 27);
+/// // A piece on d6 blocks the file beyond it (d7, d8).
+/// let blocked = queen_attacks(Square::D4, Bitboard::from_square(Square::D6));
+/// assert!(blocked.has(Square::D6) && !blocked.has(Square::D7));
+/// assert_eq!(blocked.len(), 25);
+/// ```
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
 /// Squares strictly between `a` and `b` if they share a line, else empty.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::attacks::between;
+/// use movegen::{Bitboard, Square};
+///
+/// assert_eq!(
+///     between(Square::A1, Square::D4),
+///     Bitboard::from_square(Square::B2) | Bitboard::from_square(Square::C3)
+/// );
+/// assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY); // no shared line
+/// ```
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.0[a.index()][b.index()])
 }
 
 /// The whole line (rank, file or diagonal) through `a` and `b`, else empty.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::attacks::line;
+/// use movegen::{Bitboard, File, Square};
+///
+/// assert_eq!(line(Square::E2, Square::E7), Bitboard::file(File::E));
+/// assert_eq!(line(Square::A1, Square::C3).len(), 8); // the long diagonal
+/// assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);
+/// ```
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.1[a.index()][b.index()])

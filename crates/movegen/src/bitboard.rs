@@ -6,13 +6,14 @@ use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares; bit `n` is square `n` (a1 = 0, h8 = 63). It iterates
-/// its squares from a1 up, and has `& | ^ !`.
+/// its squares from a1 up (`for sq in set`, [`Bitboard::iter`]), counts them
+/// with [`Bitboard::len`], and has `& | ^ !`.
 ///
 /// ```
 /// use movegen::{Bitboard, Square};
 ///
 /// let set = Bitboard::from_square(Square::C3) | Bitboard::from_square(Square::A1);
-/// let squares: Vec<Square> = set.collect();
+/// let squares: Vec<Square> = set.iter().collect();
 /// assert_eq!(squares, [Square::A1, Square::C3]);
 /// assert_eq!(set & !Bitboard::from_square(Square::A1), Bitboard::from_square(Square::C3));
 /// ```
@@ -21,8 +22,27 @@ pub struct Bitboard(pub u64);
 
 impl Bitboard {
     /// The empty set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Bitboard;
+    ///
+    /// assert!(Bitboard::EMPTY.is_empty());
+    /// assert_eq!(Bitboard::FULL.len(), 64);
+    /// assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
+    /// ```
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every square.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// assert_eq!(Bitboard::FULL.len(), 64);
+    /// assert!(Bitboard::FULL.has(Square::A1) && Bitboard::FULL.has(Square::H8));
+    /// ```
     pub const FULL: Bitboard = Bitboard(!0);
 
     /// The set holding just `sq`.
@@ -94,6 +114,23 @@ impl Bitboard {
     #[inline(always)]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
+    }
+
+    /// Its squares, from a1 up; the same as `into_iter()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Bitboard, Square};
+    ///
+    /// let set = Bitboard::from_square(Square::H8) | Bitboard::from_square(Square::B2);
+    /// let names: Vec<String> = set.iter().map(|sq| sq.to_string()).collect();
+    /// assert_eq!(names, ["b2", "h8"]);
+    /// assert_eq!(set.iter().len(), set.len() as usize);
+    /// ```
+    #[inline(always)]
+    pub const fn iter(self) -> Squares {
+        Squares(self.0)
     }
 
     /// Whether the set holds `sq`.
@@ -168,23 +205,72 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+/// A bitboard is a set, not an iterator: `for sq in set` and
+/// `set.iter()` walk its squares through [`Squares`], and [`Bitboard::len`]
+/// (the population count) is the set's own, not shadowed by
+/// `ExactSizeIterator::len`.
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline(always)]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+/// The squares of a [`Bitboard`], from a1 up (or from h8 down, with
+/// `next_back`); made by [`Bitboard::iter`] or `into_iter`.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Bitboard, Rank, Square, Squares};
+///
+/// let mut squares: Squares = Bitboard::rank(Rank::First).iter();
+/// assert_eq!(squares.len(), 8);
+/// assert_eq!(squares.next(), Some(Square::A1));
+/// assert_eq!(squares.next_back(), Some(Square::H1));
+/// assert_eq!(squares.len(), 6);
+/// assert_eq!(squares.collect::<Bitboard>().len(), 6);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
+        // As `Bitboard::first` then clearing the lowest bit: the generator's
+        // and perft's loops run through here.
+        let sq = Bitboard(self.0).first()?;
         self.0 &= self.0 - 1;
         Some(sq)
     }
 
+    #[inline(always)]
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl DoubleEndedIterator for Squares {
+    #[inline(always)]
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = 63 - self.0.leading_zeros() as usize;
+        self.0 &= !(1 << index);
+        Some(Square::from_index_masked(index))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+impl core::iter::FusedIterator for Squares {}
 
 impl From<Square> for Bitboard {
     fn from(sq: Square) -> Bitboard {
@@ -257,8 +343,19 @@ mod tests {
     #[test]
     fn iterates_squares_in_order() {
         let bb = Bitboard(0b1010_0001);
-        let v: Vec<usize> = bb.map(|s| s.index()).collect();
+        let v: Vec<usize> = bb.iter().map(|s| s.index()).collect();
         assert_eq!(v, [0, 5, 7]);
+        let back: Vec<usize> = bb.iter().rev().map(|s| s.index()).collect();
+        assert_eq!(back, [7, 5, 0]);
+        let mut both = bb.iter();
+        assert_eq!(
+            (both.next(), both.next_back()),
+            (Square::from_index(0), Square::from_index(7))
+        );
+        assert_eq!(
+            (both.len(), both.next(), both.next()),
+            (1, Square::from_index(5), None)
+        );
         assert_eq!(bb.len(), 3);
         assert!(bb.has_many());
         assert!(!Bitboard(8).has_many());

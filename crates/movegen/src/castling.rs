@@ -6,6 +6,16 @@ use crate::square::File;
 use core::fmt;
 
 /// Which way a side castles: towards the h-file (`Short`) or the a-file (`Long`).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{CastleSide, Color, Position};
+///
+/// let pos = Position::startpos();
+/// assert!(pos.castling_rights().has(Color::White, CastleSide::Short));
+/// assert_ne!(CastleSide::Short, CastleSide::Long);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum CastleSide {
     /// Towards the h-file: the king ends on g, the rook on f ("O-O").
@@ -16,14 +26,41 @@ pub enum CastleSide {
 
 impl CastleSide {
     /// Both sides, short first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::CastleSide;
+    ///
+    /// assert_eq!(CastleSide::ALL.len(), 2);
+    /// assert_eq!(CastleSide::ALL[0], CastleSide::Short);
+    /// ```
     pub const ALL: [CastleSide; 2] = [CastleSide::Short, CastleSide::Long];
 
     /// The side's index: 0 for short, 1 for long.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::CastleSide;
+    ///
+    /// assert_eq!(CastleSide::Short.index(), 0);
+    /// assert_eq!(CastleSide::Long.index(), 1);
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The files the king and the rook end on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, File};
+    ///
+    /// assert_eq!(CastleSide::Short.destination_files(), (File::G, File::F));
+    /// assert_eq!(CastleSide::Long.destination_files(), (File::C, File::D));
+    /// ```
     pub const fn destination_files(self) -> (File, File) {
         match self {
             CastleSide::Short => (File::G, File::F),
@@ -37,16 +74,59 @@ impl CastleSide {
 /// Which rook each right belongs to is kept by the [`Position`](crate::Position)
 /// (see [`Position::castle_rook`](crate::Position::castle_rook)), so Chess960
 /// needs nothing special here.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{CastleSide, CastlingRights, Color, Position};
+///
+/// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1").unwrap();
+/// let rights = pos.castling_rights();
+/// assert!(rights.has(Color::White, CastleSide::Short));
+/// assert!(!rights.has(Color::White, CastleSide::Long));
+/// assert_eq!(
+///     rights,
+///     CastlingRights::single(Color::White, CastleSide::Short)
+///         .with(CastlingRights::single(Color::Black, CastleSide::Long))
+/// );
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CastlingRights(u8);
 
 impl CastlingRights {
     /// No rights.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Position};
+    ///
+    /// assert!(CastlingRights::NONE.is_empty());
+    /// assert_eq!(Position::startpos().castling_rights(), CastlingRights::ALL);
+    /// ```
     pub const NONE: CastlingRights = CastlingRights(0);
     /// All four rights.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Color};
+    ///
+    /// assert_eq!(CastlingRights::ALL, CastlingRights::both(Color::White).with(CastlingRights::both(Color::Black)));
+    /// ```
     pub const ALL: CastlingRights = CastlingRights(15);
 
     /// The single right of `color` on `side`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, CastlingRights, Color};
+    ///
+    /// let wk = CastlingRights::single(Color::White, CastleSide::Short);
+    /// assert!(wk.has(Color::White, CastleSide::Short));
+    /// assert!(!wk.has(Color::Black, CastleSide::Short));
+    /// ```
     #[inline(always)]
     pub const fn single(color: Color, side: CastleSide) -> CastlingRights {
         CastlingRights(1 << (color as u8 * 2 + side as u8))
@@ -59,36 +139,94 @@ impl CastlingRights {
     }
 
     /// Both rights of `color`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, CastlingRights, Color};
+    ///
+    /// let black = CastlingRights::both(Color::Black);
+    /// assert!(black.has(Color::Black, CastleSide::Short) && black.has(Color::Black, CastleSide::Long));
+    /// assert!(!black.intersects(CastlingRights::both(Color::White)));
+    /// ```
     #[inline(always)]
     pub const fn both(color: Color) -> CastlingRights {
         CastlingRights(3 << (color as u8 * 2))
     }
 
     /// Whether `color` may still castle on `side`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, Color, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+    /// assert!(pos.castling_rights().has(Color::White, CastleSide::Long));
+    /// assert!(!pos.castling_rights().has(Color::White, CastleSide::Short));
+    /// ```
     #[inline(always)]
     pub const fn has(self, color: Color, side: CastleSide) -> bool {
         self.0 & CastlingRights::single(color, side).0 != 0
     }
 
     /// Whether any right of `other` is also in this set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, CastlingRights, Color};
+    ///
+    /// let wq = CastlingRights::single(Color::White, CastleSide::Long);
+    /// assert!(CastlingRights::ALL.intersects(wq));
+    /// assert!(!CastlingRights::both(Color::Black).intersects(wq));
+    /// ```
     #[inline(always)]
     pub const fn intersects(self, other: CastlingRights) -> bool {
         self.0 & other.0 != 0
     }
 
     /// Whether no right is left.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert!(pos.castling_rights().is_empty());
+    /// assert!(!CastlingRights::ALL.is_empty());
+    /// ```
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// This set with the rights of `other` added.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Color};
+    ///
+    /// let all = CastlingRights::both(Color::White).with(CastlingRights::both(Color::Black));
+    /// assert_eq!(all, CastlingRights::ALL);
+    /// ```
     #[inline(always)]
     pub const fn with(self, other: CastlingRights) -> CastlingRights {
         CastlingRights(self.0 | other.0)
     }
 
     /// This set without the rights of `other`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastlingRights, Color};
+    ///
+    /// let black = CastlingRights::ALL.without(CastlingRights::both(Color::White));
+    /// assert_eq!(black, CastlingRights::both(Color::Black));
+    /// ```
     #[inline(always)]
     pub const fn without(self, other: CastlingRights) -> CastlingRights {
         CastlingRights(self.0 & !other.0)
@@ -96,6 +234,16 @@ impl CastlingRights {
 
     /// A number from 0 to 15 naming this set (White short is bit 0, White
     /// long bit 1, Black short bit 2, Black long bit 3), for indexing tables.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{CastleSide, CastlingRights, Color};
+    ///
+    /// assert_eq!(CastlingRights::NONE.index(), 0);
+    /// assert_eq!(CastlingRights::ALL.index(), 15);
+    /// assert_eq!(CastlingRights::single(Color::White, CastleSide::Long).index(), 2);
+    /// ```
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize

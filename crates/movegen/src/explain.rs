@@ -19,6 +19,17 @@ use alloc::{format, string::String, vec::Vec};
 use core::fmt;
 
 /// Why a move is not legal in a position (see [`explain_move`]).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{explain_move, Illegal, Position, Square};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(explain_move(&pos, "e3e4", false), Err(Illegal::NoPiece(Square::E3)));
+/// assert_eq!(explain_move(&pos, "e2e", false), Err(Illegal::Malformed));
+/// assert!(matches!(explain_move(&pos, "e7e5", false), Err(Illegal::NotYourTurn(Square::E7, _))));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Illegal {
     /// Not a move in UCI notation (`e2e4`, `e7e8q`).
@@ -67,6 +78,17 @@ pub enum Illegal {
 }
 
 /// An [`Illegal`] reason with the piece names filled in from its position.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{explain_move, Position, Reason};
+///
+/// let pos = Position::startpos();
+/// let illegal = explain_move(&pos, "e7e5", false).unwrap_err();
+/// let reason: Reason = illegal.reason(&pos);
+/// assert_eq!(reason.to_string(), "the pawn on e7 belongs to Black, but it is White to move");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Reason<'a> {
     /// The reason.
@@ -186,6 +208,16 @@ impl core::error::Error for Reason<'_> {}
 
 impl Illegal {
     /// This reason in words, with the pieces of `position` named.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{explain_move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let illegal = explain_move(&pos, "d3d4", false).unwrap_err();
+    /// assert_eq!(illegal.reason(&pos).to_string(), "there is no piece on d3");
+    /// ```
     pub fn reason(self, position: &Position) -> Reason<'_> {
         Reason {
             illegal: self,
@@ -199,6 +231,18 @@ impl Illegal {
 ///
 /// # Errors
 /// The first rule the claimed move breaks, as an [`Illegal`].
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{explain_move, Illegal, Position, Square};
+///
+/// // The knight on c3 is pinned by the bishop on b4.
+/// let pos = Position::from_fen("rnbqk1nr/pppp1ppp/4p3/8/1b1PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 2 3")
+///     .unwrap();
+/// assert_eq!(explain_move(&pos, "c3e2", false), Err(Illegal::Pinned(Square::C3, Square::B4)));
+/// assert_eq!(explain_move(&pos, "g1e2", false).unwrap().to_string(), "g1e2");
+/// ```
 pub fn explain_move(pos: &Position, text: &str, chess960: bool) -> Result<Move, Illegal> {
     match pos.parse_uci_move(text, chess960) {
         Ok(mv) => Ok(mv),

@@ -12,6 +12,21 @@ use core::fmt;
 /// Why a FEN string was rejected. "Not a FEN" problems name the field;
 /// [`FenError::OpponentInCheck`] and the king and pawn checks reject a
 /// well-formed FEN of an impossible position.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Color, FenError, Position};
+///
+/// assert_eq!(Position::from_fen("8/8/8 w - - 0 1"), Err(FenError::RankCount(3)));
+/// assert_eq!(
+///     Position::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+///     Err(FenError::KingCount(Color::Black, 0))
+/// );
+/// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K3 x - - 0 1").unwrap_err();
+/// assert_eq!(err, FenError::SideToMove);
+/// assert!(!err.to_string().is_empty());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FenError {
     /// Not 4 to 6 space-separated fields (the count found).
@@ -304,12 +319,12 @@ fn back_rank(color: Color) -> Rank {
 fn outermost_rook(pos: &Position, color: Color, side: CastleSide) -> Option<Square> {
     let king = pos.king(color);
     let rooks = pos.pieces_of(color, Piece::Rook) & Bitboard::rank(back_rank(color));
-    let mut candidates = rooks.filter(|r| match side {
+    let mut candidates = rooks.iter().filter(|r| match side {
         CastleSide::Short => r.file() > king.file(),
         CastleSide::Long => r.file() < king.file(),
     });
     match side {
-        CastleSide::Short => candidates.last(),
+        CastleSide::Short => candidates.next_back(),
         CastleSide::Long => candidates.next(),
     }
 }

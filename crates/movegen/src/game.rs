@@ -21,6 +21,19 @@ use alloc::{
 use core::fmt;
 
 /// How a game ended.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Color, Game, Outcome, Position};
+///
+/// let mut game = Game::new(Position::startpos());
+/// for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     game.play_uci(mv, false).unwrap();
+/// }
+/// assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: Color::Black }));
+/// assert_eq!(game.outcome().unwrap().result(), "0-1");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Outcome {
     /// The side to move is mated; `winner` gave the mate.
@@ -89,6 +102,22 @@ impl fmt::Display for Outcome {
 /// The zobrist keys of a line of play, oldest first, and the one rule for
 /// which earlier positions the next one could repeat. A [`Game`] keeps one;
 /// a search extends a copy with the keys along its path.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Game, Position};
+///
+/// let mut game = Game::new(Position::startpos());
+/// for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+///     game.play_uci(mv, false).unwrap();
+/// }
+/// // The start position is back, four plies later.
+/// let history = game.keys();
+/// assert_eq!(history.len(), 4);
+/// assert_eq!(history.as_slice()[0], game.position().key());
+/// assert!(history.repeats(game.position().key(), game.position().halfmove_clock(), 0));
+/// ```
 #[derive(Clone, PartialEq, Eq, Default, Debug)]
 pub struct KeyHistory {
     keys: Vec<u64>,
@@ -96,12 +125,34 @@ pub struct KeyHistory {
 
 impl KeyHistory {
     /// An empty history.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let history = KeyHistory::new();
+    /// assert!(history.is_empty());
+    /// assert_eq!(history.as_slice(), &[] as &[u64]);
+    /// ```
     pub fn new() -> KeyHistory {
         KeyHistory::default()
     }
 
     /// A copy with room for `extra` more keys, so that pushing them does not
     /// allocate (a search reserves its maximum depth).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// history.push(7);
+    /// let copy = history.with_room(64);
+    /// assert_eq!(copy, history);
+    /// assert!(copy.as_slice().len() == 1);
+    /// ```
     pub fn with_room(&self, extra: usize) -> KeyHistory {
         let mut keys = Vec::with_capacity(self.keys.len() + extra);
         keys.extend_from_slice(&self.keys);
@@ -109,29 +160,89 @@ impl KeyHistory {
     }
 
     /// Appends the key of the position just left.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{KeyHistory, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut history = KeyHistory::new();
+    /// history.push(pos.key());
+    /// let next = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    /// history.push(next.key());
+    /// assert_eq!(history.as_slice(), &[pos.key(), next.key()]);
+    /// ```
     #[inline(always)]
     pub fn push(&mut self, key: u64) {
         self.keys.push(key);
     }
 
     /// Removes the newest key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// history.push(1);
+    /// history.push(2);
+    /// assert_eq!(history.pop(), Some(2));
+    /// assert_eq!(history.pop(), Some(1));
+    /// assert_eq!(history.pop(), None);
+    /// ```
     #[inline(always)]
     pub fn pop(&mut self) -> Option<u64> {
         self.keys.pop()
     }
 
     /// The number of keys.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// assert_eq!(history.len(), 0);
+    /// history.push(42);
+    /// assert_eq!(history.len(), 1);
+    /// ```
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether there are no keys.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// assert!(history.is_empty());
+    /// history.push(42);
+    /// assert!(!history.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
     /// The keys, oldest first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// for key in [3, 1, 2] {
+    ///     history.push(key);
+    /// }
+    /// assert_eq!(history.as_slice(), &[3, 1, 2]);
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         &self.keys
     }
@@ -140,6 +251,23 @@ impl KeyHistory {
     /// newest key could repeat, newest first: the same side to move, no
     /// further back than `reversible` plies (its half-move clock: nothing
     /// before a capture or pawn move can recur) and not below `floor`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::KeyHistory;
+    ///
+    /// let mut history = KeyHistory::new();
+    /// for key in 0..6 {
+    ///     history.push(key);
+    /// }
+    /// // Same side to move: every second key back from the newest but one.
+    /// assert_eq!(history.candidates(100, 0).collect::<Vec<_>>(), [4, 2, 0]);
+    /// // A capture two plies ago: nothing before it can recur.
+    /// assert_eq!(history.candidates(2, 0).collect::<Vec<_>>(), [4]);
+    /// // And nothing below the floor.
+    /// assert_eq!(history.candidates(100, 3).collect::<Vec<_>>(), [4]);
+    /// ```
     #[inline]
     pub fn candidates(&self, reversible: u32, floor: usize) -> impl Iterator<Item = usize> {
         let len = self.keys.len();
@@ -150,6 +278,23 @@ impl KeyHistory {
 
     /// Whether `key`, the position after the newest key, occurred among the
     /// [`candidates`](KeyHistory::candidates): the search's repetition test.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{KeyHistory, Position};
+    ///
+    /// let start = Position::startpos();
+    /// let mut history = KeyHistory::new();
+    /// let mut pos = start;
+    /// for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     history.push(pos.key());
+    ///     pos = pos.play(pos.parse_uci_move(mv, false).unwrap());
+    /// }
+    /// assert_eq!(pos.key(), start.key()); // the clocks differ
+    /// assert!(history.repeats(pos.key(), pos.halfmove_clock(), 0));
+    /// assert!(!history.repeats(pos.key(), pos.halfmove_clock(), 1));
+    /// ```
     #[inline]
     pub fn repeats(&self, key: u64, reversible: u32, floor: usize) -> bool {
         self.candidates(reversible, floor)
@@ -254,6 +399,16 @@ impl Game {
 
     /// The keys of the positions before the current one, oldest first, for
     /// a search's repetition detection.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// game.play_uci("e2e4", false).unwrap();
+    /// assert_eq!(game.keys().as_slice(), &[Position::startpos().key()]);
+    /// ```
     pub fn keys(&self) -> &KeyHistory {
         &self.keys
     }
@@ -455,6 +610,20 @@ impl Game {
     /// could claim them (as chess GUIs adjudicate them); a mate on the move
     /// that reaches fifty moves still wins. [`Game::automatic_outcome`] and
     /// [`Game::claimable_draw`] tell the two kinds of draw apart.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Game, Outcome, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// assert_eq!(game.outcome(), None);
+    /// for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     game.play_uci(mv, false).unwrap();
+    /// }
+    /// assert_eq!(game.repetitions(), 3);
+    /// assert_eq!(game.outcome(), Some(Outcome::Repetition));
+    /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         if !pos.has_legal_move() {
@@ -479,6 +648,18 @@ impl Game {
 
     /// The moves in SAN with move numbers, as in PGN (`1. e4 e5 2. Nf3`;
     /// a game starting with Black to move begins `1... e5`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// for san in ["e4", "e5", "Nf3"] {
+    ///     game.play_san(san).unwrap();
+    /// }
+    /// assert_eq!(game.movetext(), "1. e4 e5 2. Nf3");
+    /// ```
     pub fn movetext(&self) -> String {
         let mut out = String::new();
         for (pos, &mv) in self.positions.iter().zip(&self.moves) {
@@ -539,6 +720,18 @@ impl Position {
     /// either at most one knight or bishop in all, or only bishops, all on
     /// squares of one colour. (King and knight against king and knight is
     /// not included: a mate exists, if only with help.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let kbk = Position::from_fen("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").unwrap();
+    /// assert!(kbk.is_insufficient_material());
+    /// let krk = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    /// assert!(!krk.is_insufficient_material());
+    /// assert!(!Position::startpos().is_insufficient_material());
+    /// ```
     pub fn is_insufficient_material(&self) -> bool {
         let heavy = self.pieces(Piece::Pawn) | self.pieces(Piece::Rook) | self.pieces(Piece::Queen);
         if heavy.nonempty() {

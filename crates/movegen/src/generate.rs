@@ -19,6 +19,31 @@ use crate::square::{File, Square};
 /// The generator is generic over the sink and inlined into it, so a sink that
 /// only counts (`len`) compiles to population counts, and one that plays each
 /// move knows the moving piece without looking it up.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveSink, PawnMoves, PieceMoves, Position};
+///
+/// /// Counts captures by population counts, never listing a move.
+/// struct Captures<'a>(&'a Position, usize);
+/// impl MoveSink for Captures<'_> {
+///     fn piece(&mut self, moves: PieceMoves) -> bool {
+///         self.1 += (moves.to & self.0.colored(!self.0.side_to_move())).len() as usize;
+///         false
+///     }
+///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+///         self.1 += (moves.to & self.0.colored(!self.0.side_to_move())).len() as usize;
+///         false
+///     }
+/// }
+/// // After 1. e4 d5 White has one capture, exd5.
+/// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+///     .unwrap();
+/// let mut sink = Captures(&pos, 0);
+/// pos.generate(&mut sink);
+/// assert_eq!(sink.1, 1);
+/// ```
 pub trait MoveSink {
     /// Whether the generator may hand this sink empty sets. A sink that
     /// only adds up sizes sets it, and saves a test per piece.
@@ -143,6 +168,29 @@ impl<const WHITE: bool> Pawns<WHITE> {
 impl Position {
     /// Generates the legal moves into `sink`, king first, then knights,
     /// bishops, rooks, queens and pawns. Returns whether the sink stopped it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveSink, PawnMoves, PieceMoves, Position};
+    ///
+    /// /// Stops at the first queen move.
+    /// struct FirstQueenMove(bool);
+    /// impl MoveSink for FirstQueenMove {
+    ///     fn piece(&mut self, moves: PieceMoves) -> bool {
+    ///         self.0 = moves.piece == movegen::Piece::Queen;
+    ///         self.0
+    ///     }
+    ///     fn pawns(&mut self, _: PawnMoves) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// let mut sink = FirstQueenMove(false);
+    /// assert!(!Position::startpos().generate(&mut sink)); // the queen is shut in
+    /// let open = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+    ///     .unwrap();
+    /// assert!(open.generate(&mut sink)); // Qe2, Qf3, ... stop it
+    /// ```
     #[inline(always)]
     pub fn generate<S: MoveSink>(&self, sink: &mut S) -> bool {
         self.generate_with::<Magics, S>(sink)
@@ -160,6 +208,32 @@ impl Position {
     /// Generates the legal captures (en passant included) and every
     /// promotion, quiet ones too, into `sink`, in the order of
     /// [`Position::generate`]. Returns whether the sink stopped it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveSink, PawnMoves, PieceMoves, Position};
+    ///
+    /// struct Count(usize);
+    /// impl MoveSink for Count {
+    ///     fn piece(&mut self, moves: PieceMoves) -> bool {
+    ///         self.0 += moves.len();
+    ///         false
+    ///     }
+    ///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+    ///         self.0 += moves.len();
+    ///         false
+    ///     }
+    /// }
+    /// let mut count = Count(0);
+    /// Position::startpos().generate_captures(&mut count);
+    /// assert_eq!(count.0, 0);
+    /// // After 1. e4 d5: exd5 is the only capture.
+    /// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+    ///     .unwrap();
+    /// pos.generate_captures(&mut count);
+    /// assert_eq!(count.0, 1);
+    /// ```
     #[inline(always)]
     pub fn generate_captures<S: MoveSink>(&self, sink: &mut S) -> bool {
         match self.side {
@@ -171,6 +245,22 @@ impl Position {
     /// Calls `listener` with the legal moves of each piece of the side to move,
     /// as a source square and a target set (pawns one at a time); stops early
     /// when it returns `true`. Returns whether it was stopped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Piece, Position};
+    ///
+    /// let mut knight_moves = 0;
+    /// let stopped = Position::startpos().generate_moves(|moves| {
+    ///     if moves.piece == Piece::Knight {
+    ///         knight_moves += moves.len();
+    ///     }
+    ///     false
+    /// });
+    /// assert!(!stopped);
+    /// assert_eq!(knight_moves, 4);
+    /// ```
     #[inline]
     pub fn generate_moves(&self, listener: impl FnMut(PieceMoves) -> bool) -> bool {
         self.generate(&mut PerPiece(listener))

@@ -39,7 +39,7 @@ mod slow;
 mod square;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Squares};
 pub use builder::PositionBuilder;
 pub use castling::{CastleSide, CastlingRights};
 pub use explain::{explain_move, Illegal, Reason};

@@ -15,6 +15,17 @@ use crate::square::Square;
 use alloc::vec::Vec;
 
 /// The squares `piece` of `color` on `sq` attacks, with `occupied` as the blockers.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{piece_attacks, Bitboard, Color, Piece, Square};
+///
+/// let knight = piece_attacks(Piece::Knight, Color::White, Square::G1, Bitboard::EMPTY);
+/// assert_eq!(knight.len(), 3); // e2, f3, h3
+/// let pawn = piece_attacks(Piece::Pawn, Color::Black, Square::E5, Bitboard::EMPTY);
+/// assert_eq!(pawn, Bitboard::from_square(Square::D4) | Bitboard::from_square(Square::F4));
+/// ```
 pub fn piece_attacks(piece: Piece, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
     match piece {
         Piece::Pawn => pawn_attacks(color, sq),
@@ -29,6 +40,17 @@ pub fn piece_attacks(piece: Piece, color: Color, sq: Square, occupied: Bitboard)
 /// Every square a piece of `color` attacks in `pos` (pawns: their capture
 /// squares), with the board's pieces as blockers. Squares holding pieces of
 /// `color` count too: they are defended.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{attacked_by, Color, Position, Rank, Square, Bitboard};
+///
+/// let pos = Position::startpos();
+/// let white = attacked_by(&pos, Color::White);
+/// assert_eq!(white & Bitboard::rank(Rank::Third), Bitboard::rank(Rank::Third));
+/// assert!(!white.has(Square::E4));
+/// ```
 pub fn attacked_by(pos: &Position, color: Color) -> Bitboard {
     let occ = pos.occupied();
     let mut set = Bitboard::EMPTY;
@@ -43,6 +65,19 @@ pub fn attacked_by(pos: &Position, color: Color) -> Bitboard {
 /// The squares a piece other than the king may move to with the side to move
 /// in check: the checker and the squares between it and the king. Not in check,
 /// every square ([`Bitboard::FULL`]); in double check, none.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{check_mask, Bitboard, Position, Square};
+///
+/// assert_eq!(check_mask(&Position::startpos()), Bitboard::FULL);
+/// // The rook on e8 checks the king on e1: block on e2..e7 or take on e8.
+/// let pos = Position::from_fen("k3r3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+/// let mask = check_mask(&pos);
+/// assert_eq!(mask.len(), 7);
+/// assert!(mask.has(Square::E8) && mask.has(Square::E2));
+/// ```
 pub fn check_mask(pos: &Position) -> Bitboard {
     let checkers = pos.checkers();
     match checkers.first() {
@@ -55,6 +90,17 @@ pub fn check_mask(pos: &Position) -> Bitboard {
 }
 
 /// A piece of the side to move pinned to its own king.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{pins, Pin, Position, Square};
+///
+/// let pos = Position::from_fen("4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1").unwrap();
+/// let pin: Pin = pins(&pos)[0];
+/// assert_eq!((pin.pinned, pin.pinner), (Square::E2, Square::E4));
+/// assert_eq!(pin.ray.len(), 3); // e2, e3 and the rook on e4
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pin {
     /// The pinned piece's square.
@@ -68,6 +114,20 @@ pub struct Pin {
 
 /// The pins on the side to move's king, one per piece in [`Position::pinned`],
 /// in square order.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{pins, Position, Square};
+///
+/// assert!(pins(&Position::startpos()).is_empty());
+/// // The bishop on b4 pins the knight on c3 (after 1. e4 e6 2. d4 Bb4 3. Nc3).
+/// let pos = Position::from_fen("rnbqk1nr/pppp1ppp/4p3/8/1b1PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 2 3")
+///     .unwrap();
+/// let pins = pins(&pos);
+/// assert_eq!(pins.len(), 1);
+/// assert_eq!((pins[0].pinned, pins[0].pinner), (Square::C3, Square::B4));
+/// ```
 pub fn pins(pos: &Position) -> Vec<Pin> {
     let us = pos.side_to_move();
     let king = pos.king(us);
@@ -100,6 +160,18 @@ pub fn pins(pos: &Position) -> Vec<Pin> {
 }
 
 /// The union of the rays of all pins (see [`pins`]).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{pin_rays, Bitboard, Position, Square};
+///
+/// let pos = Position::from_fen("4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1").unwrap();
+/// let ray = pin_rays(&pos);
+/// assert_eq!(ray.len(), 3);
+/// assert!(ray.has(Square::E3) && ray.has(Square::E4));
+/// assert_eq!(pin_rays(&Position::startpos()), Bitboard::EMPTY);
+/// ```
 pub fn pin_rays(pos: &Position) -> Bitboard {
     pins(pos)
         .iter()

@@ -10,12 +10,33 @@ use core::ops::Deref;
 /// Capacity of a [`MoveList`]. Reachable positions have at most 218 legal
 /// moves; the FEN parser allows at most 16 pieces a side, and 15 queens and a
 /// king have at most 15 * 27 + 8 = 413, so no position we accept overflows it.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Position, MAX_MOVES};
+///
+/// // The position with the most legal moves known has 218.
+/// let pos = Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+/// assert_eq!(pos.legal_moves().len(), 218);
+/// assert!(218 <= MAX_MOVES);
+/// ```
 pub const MAX_MOVES: usize = 416;
 
 /// A fixed-capacity list of moves: no allocation.
 ///
 /// The slots past the length are left uninitialised: writing all 416 of them
 /// made `legal_moves()` about 6% more instructions and 15% slower.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveList, Position};
+///
+/// let list: MoveList = Position::startpos().legal_moves();
+/// assert_eq!(list.len(), 20); // derefs to a slice of moves
+/// assert!(list.iter().any(|mv| mv.to_string() == "g1f3"));
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [MaybeUninit<Move>; MAX_MOVES],
@@ -24,6 +45,17 @@ pub struct MoveList {
 
 impl MoveList {
     /// An empty list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Move, MoveKind, MoveList, Square};
+    ///
+    /// let mut list = MoveList::new();
+    /// assert!(list.is_empty());
+    /// list.push(Move::new(Square::E2, Square::E4, MoveKind::Normal));
+    /// assert_eq!(list.len(), 1);
+    /// ```
     #[inline(always)]
     pub fn new() -> MoveList {
         let mut list = MaybeUninit::<MoveList>::uninit();
@@ -43,6 +75,21 @@ impl MoveList {
     ///
     /// # Panics
     /// If the list already holds [`MAX_MOVES`] moves, which no legal position reaches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveList, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut knights = MoveList::new();
+    /// for mv in pos.legal_moves() {
+    ///     if mv.from().to_string().ends_with('1') && pos.piece_on(mv.from()) == Some(movegen::Piece::Knight) {
+    ///         knights.push(mv);
+    ///     }
+    /// }
+    /// assert_eq!(knights.len(), 4);
+    /// ```
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len] = MaybeUninit::new(mv);
@@ -50,6 +97,17 @@ impl MoveList {
     }
 
     /// The moves as a mutable slice (for sorting).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let mut list = Position::startpos().legal_moves();
+    /// list.as_mut_slice().sort_by_key(|mv| mv.to_string());
+    /// assert_eq!(list[0].to_string(), "a2a3");
+    /// assert_eq!(list[list.len() - 1].to_string(), "h2h4");
+    /// ```
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         // SAFETY: the first `len` slots were written by `push`, and
@@ -59,6 +117,16 @@ impl MoveList {
     }
 
     /// Empties the list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let mut list = Position::startpos().legal_moves();
+    /// list.clear();
+    /// assert!(list.is_empty());
+    /// ```
     pub fn clear(&mut self) {
         self.len = 0;
     }
@@ -103,6 +171,18 @@ impl<'a> IntoIterator for &'a MoveList {
 }
 
 /// The moves of a [`MoveList`], by value.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveListIter, Position};
+///
+/// let mut moves: MoveListIter = Position::startpos().legal_moves().into_iter();
+/// assert_eq!(moves.len(), 20);
+/// let first = moves.next().unwrap();
+/// assert_eq!(moves.len(), 19);
+/// assert!(Position::startpos().is_legal(first));
+/// ```
 #[derive(Clone, Debug)]
 pub struct MoveListIter {
     list: MoveList,

@@ -10,6 +10,25 @@ use crate::square::{Rank, Square};
 /// `special` marks targets that are not plain moves: the en-passant square for a
 /// pawn, the castling rooks' squares for a king. Pawn targets on the last rank
 /// stand for four promotions each.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Piece, PieceMoves, Position, Square};
+///
+/// let pos = Position::startpos();
+/// let mut knight = None;
+/// pos.generate_moves(|moves: PieceMoves| {
+///     if moves.from == Square::G1 {
+///         knight = Some(moves);
+///     }
+///     false
+/// });
+/// let knight = knight.unwrap();
+/// assert_eq!(knight.piece, Piece::Knight);
+/// assert!(knight.to.has(Square::F3) && knight.to.has(Square::H3));
+/// assert_eq!(knight.into_iter().count(), 2);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PieceMoves {
     /// The moving piece.
@@ -26,6 +45,23 @@ const PROMOTION_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
 
 impl PieceMoves {
     /// The number of moves this set stands for (promotions count four times).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Piece, PieceMoves, Position};
+    ///
+    /// // A pinned pawn that captures onto the last rank makes four moves.
+    /// let pos = Position::from_fen("2r1k3/1P6/K7/8/8/8/8/8 w - - 0 1").unwrap();
+    /// let mut sizes = Vec::new();
+    /// pos.generate_moves(|moves: PieceMoves| {
+    ///     if moves.piece == Piece::Pawn {
+    ///         sizes.push((moves.to.len(), moves.len()));
+    ///     }
+    ///     false
+    /// });
+    /// assert_eq!(sizes.iter().map(|s| s.1).sum::<usize>(), 8); // b8 and c8, four each
+    /// ```
     #[inline(always)]
     pub fn len(&self) -> usize {
         let n = self.to.len() as usize;
@@ -37,6 +73,20 @@ impl PieceMoves {
     }
 
     /// Whether the set is empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Piece, PieceMoves, Position};
+    ///
+    /// // Sets handed to a listener are never empty.
+    /// let mut any_empty = false;
+    /// Position::startpos().generate_moves(|moves: PieceMoves| {
+    ///     any_empty |= moves.is_empty();
+    ///     false
+    /// });
+    /// assert!(!any_empty);
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
     }
@@ -55,6 +105,20 @@ impl IntoIterator for PieceMoves {
 }
 
 /// Iterator over the moves of a [`PieceMoves`].
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{PieceMoves, PieceMovesIter, Position, Square};
+///
+/// let mut total = 0;
+/// Position::startpos().generate_moves(|moves: PieceMoves| {
+///     let iter: PieceMovesIter = moves.into_iter();
+///     total += iter.filter(|mv| mv.from() == Square::B1).count();
+///     false
+/// });
+/// assert_eq!(total, 2);
+/// ```
 pub struct PieceMovesIter {
     moves: PieceMoves,
     promo: u8,
@@ -98,6 +162,31 @@ impl Iterator for PieceMovesIter {
 /// 8. Pawns reaching the last rank make four moves each, queen first.
 ///
 /// Counting needs no loop: [`PawnMoves::len`] is a population count.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveSink, PawnMoves, PieceMoves, Position, Square};
+///
+/// // A sink that keeps the single pushes (delta 8 for White).
+/// struct Pushes(Vec<PawnMoves>);
+/// impl MoveSink for Pushes {
+///     fn piece(&mut self, _: PieceMoves) -> bool {
+///         false
+///     }
+///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+///         if moves.delta == 8 {
+///             self.0.push(moves);
+///         }
+///         false
+///     }
+/// }
+/// let mut sink = Pushes(Vec::new());
+/// Position::startpos().generate(&mut sink);
+/// let pushes = sink.0[0];
+/// assert_eq!(pushes.len(), 8);
+/// assert_eq!(pushes.from(Square::E3), Square::E2);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PawnMoves {
     /// The target squares.
@@ -108,17 +197,81 @@ pub struct PawnMoves {
 
 impl PawnMoves {
     /// The number of moves, promotions counting four.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveSink, PawnMoves, PieceMoves, Position};
+    ///
+    /// struct PawnCount(usize);
+    /// impl MoveSink for PawnCount {
+    ///     fn piece(&mut self, _: PieceMoves) -> bool {
+    ///         false
+    ///     }
+    ///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+    ///         self.0 += moves.len();
+    ///         false
+    ///     }
+    /// }
+    /// let mut count = PawnCount(0);
+    /// Position::startpos().generate(&mut count);
+    /// assert_eq!(count.0, 16); // eight single and eight double pushes
+    /// ```
     #[inline(always)]
     pub fn len(&self) -> usize {
         (self.to.len() + 3 * (self.to & PROMOTION_RANKS).len()) as usize
     }
 
     /// Whether there are no moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveSink, PawnMoves, PieceMoves, Position};
+    ///
+    /// struct AnyEmpty(bool);
+    /// impl MoveSink for AnyEmpty {
+    ///     fn piece(&mut self, _: PieceMoves) -> bool {
+    ///         false
+    ///     }
+    ///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+    ///         self.0 |= moves.is_empty();
+    ///         false
+    ///     }
+    /// }
+    /// // Unless a sink sets `TAKES_EMPTY_SETS`, the generator skips empty sets.
+    /// let mut sink = AnyEmpty(false);
+    /// Position::startpos().generate(&mut sink);
+    /// assert!(!sink.0);
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
     }
 
     /// The source square of target `to`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveSink, PawnMoves, PieceMoves, Position, Square};
+    ///
+    /// struct Doubles(Vec<(Square, Square)>);
+    /// impl MoveSink for Doubles {
+    ///     fn piece(&mut self, _: PieceMoves) -> bool {
+    ///         false
+    ///     }
+    ///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+    ///         if moves.delta == -16 {
+    ///             self.0.extend(moves.to.into_iter().map(|to| (moves.from(to), to)));
+    ///         }
+    ///         false
+    ///     }
+    /// }
+    /// let black = Position::from_fen("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    /// let mut sink = Doubles(Vec::new());
+    /// black.generate(&mut sink);
+    /// assert_eq!(sink.0, [(Square::D7, Square::D5)]);
+    /// ```
     #[inline(always)]
     pub fn from(&self, to: Square) -> Square {
         Square::from_index_masked((to.index() as isize - self.delta as isize) as usize)
@@ -139,6 +292,30 @@ impl IntoIterator for PawnMoves {
 }
 
 /// Iterator over the moves of a [`PawnMoves`].
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveSink, PawnMoves, PawnMovesIter, PieceMoves, Position};
+///
+/// // Pawn sets expand to one move per target, four per promotion.
+/// struct Expand(Vec<String>);
+/// impl MoveSink for Expand {
+///     fn piece(&mut self, _: PieceMoves) -> bool {
+///         false
+///     }
+///     fn pawns(&mut self, moves: PawnMoves) -> bool {
+///         let iter: PawnMovesIter = moves.into_iter();
+///         self.0.extend(iter.map(|mv| mv.to_string()));
+///         false
+///     }
+/// }
+/// let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+/// let mut sink = Expand(Vec::new());
+/// pos.generate(&mut sink);
+/// sink.0.sort();
+/// assert_eq!(sink.0, ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]);
+/// ```
 pub struct PawnMovesIter {
     moves: PawnMoves,
     promo: u8,

@@ -6,6 +6,19 @@ use crate::square::{File, Square};
 use core::fmt;
 
 /// What kind of move a [`Move`] is, beyond its two squares.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveKind, Piece, Position};
+///
+/// let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+/// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+/// assert_eq!(castle.kind(), MoveKind::Castle);
+/// let promo = pos.parse_uci_move("a7a8n", false).unwrap();
+/// assert_eq!(promo.kind(), MoveKind::Promotion(Piece::Knight));
+/// assert_eq!(pos.parse_uci_move("h1h2", false).unwrap().kind(), MoveKind::Normal);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MoveKind {
     /// Any move that is none of the others (quiet moves, captures, double pushes).
@@ -23,6 +36,19 @@ pub enum MoveKind {
 /// Castling is stored as "king takes own rook" (`e1h1`), which covers Chess960
 /// too; [`Move::to_uci`] converts it to the king's two-square step (`e1g1`) for
 /// standard chess. `Display` gives that standard UCI form.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Move, MoveKind, Position, Square};
+///
+/// let pos = Position::startpos();
+/// let mv: Move = pos.parse_uci_move("g1f3", false).unwrap();
+/// assert_eq!((mv.from(), mv.to()), (Square::G1, Square::F3));
+/// assert_eq!(mv, Move::new(Square::G1, Square::F3, MoveKind::Normal));
+/// assert_eq!(mv.to_string(), "g1f3");
+/// assert_eq!(Move::from_bits(mv.bits()), mv);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Move(u16);
 
@@ -33,12 +59,33 @@ const KIND_PROMO: u16 = 4;
 
 impl Move {
     /// The null move, written `0000` in UCI.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Move, Position};
+    ///
+    /// assert_eq!(Move::NULL.to_string(), "0000");
+    /// assert_eq!(Move::default(), Move::NULL);
+    /// assert!(!Position::startpos().is_legal(Move::NULL));
+    /// ```
     pub const NULL: Move = Move(0);
 
     /// A move of `kind` from `from` to `to` (for castling, `to` is the rook's square).
     ///
     /// # Panics
     /// On a promotion to a pawn or a king, which is no chess move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Move, MoveKind, Piece, Position, Square};
+    ///
+    /// let promo = Move::new(Square::B7, Square::B8, MoveKind::Promotion(Piece::Queen));
+    /// assert_eq!(promo.to_string(), "b7b8q");
+    /// let pos = Position::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert!(pos.is_legal(promo));
+    /// ```
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         let k = match kind {
             MoveKind::Normal => KIND_NORMAL,
@@ -250,6 +297,18 @@ impl UciMove {
     ///
     /// # Errors
     /// [`MoveError::Illegal`] if no legal move matches (the null move never does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveError, Position, UciMove};
+    ///
+    /// let pos = Position::startpos();
+    /// let text: UciMove = "e2e4".parse().unwrap();
+    /// assert_eq!(text.to_move(&pos, false).unwrap().to_string(), "e2e4");
+    /// let illegal: UciMove = "e2e5".parse().unwrap();
+    /// assert_eq!(illegal.to_move(&pos, false), Err(MoveError::Illegal));
+    /// ```
     pub fn to_move(self, pos: &Position, chess960: bool) -> Result<Move, MoveError> {
         let UciMove::Normal {
             from,
@@ -324,6 +383,17 @@ impl fmt::Display for Move {
 }
 
 /// Why a UCI move string was not accepted.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{MoveError, Position};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.parse_uci_move("e2-e4", false), Err(MoveError::Malformed));
+/// assert_eq!(pos.parse_uci_move("e1e2", false), Err(MoveError::Illegal));
+/// assert_eq!(MoveError::Illegal.to_string(), "not a legal move in this position");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveError {
     /// Not of the form `e2e4` / `e7e8q` (squares `a1`-`h8`, promotion `nbrq`).
@@ -351,6 +421,18 @@ impl Position {
     /// # Errors
     /// [`MoveError::Malformed`] if `text` is not UCI move syntax,
     /// [`MoveError::Illegal`] if no legal move matches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{MoveKind, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let short = pos.parse_uci_move("e1g1", false).unwrap();
+    /// assert_eq!(short.kind(), MoveKind::Castle);
+    /// assert_eq!(pos.parse_uci_move("e1h1", false), Ok(short)); // king takes rook
+    /// assert!(pos.parse_uci_move("e1g1", true).is_err()); // Chess960: a king step
+    /// ```
     pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveError> {
         text.parse::<UciMove>()?.to_move(self, chess960)
     }

@@ -3,6 +3,15 @@
 use core::ops::{Index, IndexMut, Not};
 
 /// A side: White or Black.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Color, Position};
+///
+/// assert_eq!(!Color::White, Color::Black);
+/// assert_eq!(Position::startpos().side_to_move(), Color::White);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum Color {
@@ -12,8 +21,27 @@ pub enum Color {
 
 impl Color {
     /// Both colours, White first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Color;
+    ///
+    /// assert_eq!(Color::ALL, [Color::White, Color::Black]);
+    /// assert_eq!(Color::NUM, Color::ALL.len());
+    /// ```
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
     /// Number of colours.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Color;
+    ///
+    /// let mut per_color = [0u32; Color::NUM];
+    /// per_color[Color::Black.index()] += 1;
+    /// assert_eq!(per_color, [0, 1]);
+    /// ```
     pub const NUM: usize = 2;
 
     /// The colour's index: 0 for White, 1 for Black.
@@ -41,6 +69,16 @@ impl Not for Color {
 }
 
 /// A kind of piece, without colour.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Piece, Position, Square};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.piece_on(Square::G1), Some(Piece::Knight));
+/// assert_eq!(Piece::Queen.to_char(), 'q');
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum Piece {
@@ -54,6 +92,16 @@ pub enum Piece {
 
 impl Piece {
     /// All kinds, pawn first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Piece;
+    ///
+    /// assert_eq!(Piece::ALL.len(), Piece::NUM);
+    /// assert_eq!(Piece::ALL[0], Piece::Pawn);
+    /// assert_eq!(Piece::ALL[5], Piece::King);
+    /// ```
     pub const ALL: [Piece; 6] = [
         Piece::Pawn,
         Piece::Knight,
@@ -63,6 +111,19 @@ impl Piece {
         Piece::King,
     ];
     /// Number of kinds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Piece, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut counts = [0u32; Piece::NUM];
+    /// for piece in Piece::ALL {
+    ///     counts[piece.index()] = pos.pieces(piece).len();
+    /// }
+    /// assert_eq!(counts, [16, 4, 4, 4, 2, 2]);
+    /// ```
     pub const NUM: usize = 6;
 
     /// The kind's index, 0 for a pawn.

@@ -16,6 +16,20 @@ use crate::zobrist;
 /// Castling is kept as the squares of the rooks that may castle, so Chess960
 /// starting files need nothing special. Moves are applied by copy-make:
 /// [`Position::play`] returns the next position and leaves this one untouched.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Color, Piece, Position, Square};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.side_to_move(), Color::White);
+/// assert_eq!(pos.legal_moves().len(), 20);
+/// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+/// let next = pos.play(e4);
+/// assert_eq!(next.piece_on(Square::E4), Some(Piece::Pawn));
+/// assert_eq!(pos.piece_on(Square::E4), None); // copy-make: `pos` is unchanged
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     pub(crate) pieces: [Bitboard; 6],
@@ -38,6 +52,15 @@ pub struct Position {
 }
 
 /// The FEN of the standard starting position.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Position, STARTPOS_FEN};
+///
+/// assert_eq!(Position::from_fen(STARTPOS_FEN).unwrap(), Position::startpos());
+/// assert_eq!(Position::startpos().fen(false), STARTPOS_FEN);
+/// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Default for Position {

@@ -56,6 +56,17 @@ enum Body {
 }
 
 /// What a move does to the opponent's king: nothing, check, or mate.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Position, Suffix};
+///
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+/// let mate = pos.san(pos.parse_uci_move("a1a8", false).unwrap()).unwrap();
+/// assert_eq!(mate.suffix(), Suffix::Mate);
+/// assert_eq!(mate.to_string(), "Ra8#");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Suffix {
     /// No check.
@@ -68,11 +79,37 @@ pub enum Suffix {
 
 impl San {
     /// Whether the move gives check or mate.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::{Position, Suffix};
+    ///
+    /// let pos = Position::from_fen("6k1/8/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    /// let check = pos.san(pos.parse_uci_move("a1a8", false).unwrap()).unwrap();
+    /// assert_eq!(check.suffix(), Suffix::Check);
+    /// let quiet = pos.san(pos.parse_uci_move("a1a2", false).unwrap()).unwrap();
+    /// assert_eq!(quiet.suffix(), Suffix::None);
+    /// ```
     pub fn suffix(&self) -> Suffix {
         self.suffix
     }
 
     /// Whether the move is a capture (en passant included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// // After 1. e4 d5: exd5 captures, e5 does not.
+    /// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+    ///     .unwrap();
+    /// let take = pos.san(pos.parse_uci_move("e4d5", false).unwrap()).unwrap();
+    /// assert!(take.is_capture());
+    /// assert_eq!(take.to_string(), "exd5");
+    /// assert!(!pos.san(pos.parse_uci_move("e4e5", false).unwrap()).unwrap().is_capture());
+    /// ```
     pub fn is_capture(&self) -> bool {
         matches!(self.body, Body::Normal { capture: true, .. })
     }
@@ -122,6 +159,21 @@ fn piece_letter(piece: Piece) -> char {
 }
 
 /// Why a SAN string was not accepted.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Position, SanError};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.parse_san("Ke9"), Err(SanError::Syntax));
+/// assert_eq!(pos.parse_san("Nd4"), Err(SanError::Illegal));
+/// // Both knights can reach d2 here.
+/// let two = Position::from_fen("4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1").unwrap();
+/// assert_eq!(two.parse_san("Ne2").map(|m| m.to_string()), Ok("g1e2".to_string()));
+/// let amb = Position::from_fen("4k3/8/8/8/8/8/8/1N3N1K w - - 0 1").unwrap();
+/// assert_eq!(amb.parse_san("Nd2"), Err(SanError::Ambiguous));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SanError {
     /// Not SAN syntax (nor one of the accepted variants).
@@ -221,8 +273,9 @@ impl Position {
         // These pieces attack symmetrically: the squares they could come from
         // are the squares they would attack from the target.
         let near = self.pieces_of(us, piece) & piece_attacks(piece, us, to, self.occupied());
-        let rivals =
-            near.filter(|&sq| sq != from && self.is_legal(Move::new(sq, to, MoveKind::Normal)));
+        let rivals = near
+            .iter()
+            .filter(|&sq| sq != from && self.is_legal(Move::new(sq, to, MoveKind::Normal)));
         let (mut same_file, mut same_rank, mut any) = (false, false, false);
         for sq in rivals {
             any = true;
@@ -248,6 +301,17 @@ impl Position {
     /// # Errors
     /// A [`SanError`]: not SAN, no legal move matches, several match, a
     /// capture mark on a non-capture, or a promotion without its piece.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.parse_san("Nf3").unwrap().to_string(), "g1f3");
+    /// assert_eq!(pos.parse_san("e4").unwrap().to_string(), "e2e4");
+    /// assert_eq!(pos.parse_san("Ng1-f3"), pos.parse_san("Nf3")); // extra origin is accepted
+    /// ```
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
         match parse_body(text)? {
             Body::Castle(side) => self

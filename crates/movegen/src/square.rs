@@ -3,6 +3,16 @@
 use core::fmt;
 
 /// A file (column) of the board, `A` to `H`.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{File, Square};
+///
+/// assert_eq!(Square::E4.file(), File::E);
+/// assert_eq!(File::E.to_char(), 'e');
+/// assert!(File::A < File::H);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum File {
@@ -18,6 +28,16 @@ pub enum File {
 
 impl File {
     /// All files, `A` first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::ALL.len(), File::NUM);
+    /// assert_eq!(File::ALL[0], File::A);
+    /// assert_eq!(File::ALL[7], File::H);
+    /// ```
     pub const ALL: [File; 8] = [
         File::A,
         File::B,
@@ -29,6 +49,15 @@ impl File {
         File::H,
     ];
     /// Number of files.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::File;
+    ///
+    /// assert_eq!(File::NUM, 8);
+    /// assert_eq!(File::from_index(File::NUM), None);
+    /// ```
     pub const NUM: usize = 8;
 
     /// The file with this index (0 = `A`), if there is one.
@@ -85,6 +114,16 @@ impl File {
 }
 
 /// A rank (row) of the board, `First` (White's back rank) to `Eighth`.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{Rank, Square};
+///
+/// assert_eq!(Square::E4.rank(), Rank::Fourth);
+/// assert_eq!(Rank::Fourth.to_char(), '4');
+/// assert!(Rank::First < Rank::Eighth);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum Rank {
@@ -100,6 +139,16 @@ pub enum Rank {
 
 impl Rank {
     /// All ranks, `First` first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::ALL.len(), Rank::NUM);
+    /// assert_eq!(Rank::ALL[0], Rank::First);
+    /// assert_eq!(Rank::ALL[7], Rank::Eighth);
+    /// ```
     pub const ALL: [Rank; 8] = [
         Rank::First,
         Rank::Second,
@@ -111,6 +160,15 @@ impl Rank {
         Rank::Eighth,
     ];
     /// Number of ranks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Rank;
+    ///
+    /// assert_eq!(Rank::NUM, 8);
+    /// assert_eq!(Rank::from_index(Rank::NUM - 1), Some(Rank::Eighth));
+    /// ```
     pub const NUM: usize = 8;
 
     /// The rank with this index (0 = first rank), if there is one.
@@ -165,11 +223,32 @@ impl Rank {
 }
 
 /// A square of the board; index `8 * rank + file`, so a1 = 0, h1 = 7, h8 = 63.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{File, Rank, Square};
+///
+/// let sq: Square = "g7".parse().unwrap();
+/// assert_eq!(sq, Square::G7);
+/// assert_eq!((sq.file(), sq.rank()), (File::G, Rank::Seventh));
+/// assert_eq!(sq.to_string(), "g7");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
 
 impl Square {
     /// Number of squares.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::Square;
+    ///
+    /// assert_eq!(Square::NUM, 64);
+    /// assert_eq!(Square::from_index(Square::NUM - 1), Some(Square::H8));
+    /// assert_eq!(Square::from_index(Square::NUM), None);
+    /// ```
     pub const NUM: usize = 64;
 
     /// The square at `file` and `rank`.
@@ -309,6 +388,15 @@ square_constants! {
 }
 
 /// The text was not a square name (`a1` to `h8`).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::{ParseSquareError, Square};
+///
+/// assert_eq!("i9".parse::<Square>(), Err(ParseSquareError));
+/// assert_eq!(ParseSquareError.to_string(), "not a square (expected a1 to h8)");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ParseSquareError;
 

@@ -66,24 +66,82 @@ const fn build_keys() -> Keys {
 static KEYS: Keys = build_keys();
 
 /// The key of a `color` `piece` on `sq`.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::zobrist::{castling_key, piece_key};
+/// use movegen::{CastlingRights, Color, Piece, Position, Square};
+///
+/// // An empty board's key holds only its castling rights.
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+/// assert_eq!(
+///     pos.key(),
+///     piece_key(Color::White, Piece::King, Square::E1)
+///         ^ piece_key(Color::Black, Piece::King, Square::E8)
+///         ^ castling_key(CastlingRights::NONE)
+/// );
+/// assert_ne!(
+///     piece_key(Color::White, Piece::King, Square::E1),
+///     piece_key(Color::Black, Piece::King, Square::E1)
+/// );
+/// ```
 #[inline(always)]
 pub fn piece_key(color: Color, piece: Piece, sq: Square) -> u64 {
     KEYS.pieces[color.index()][piece.index()][sq.index()]
 }
 
 /// The key of a set of castling rights.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::zobrist::castling_key;
+/// use movegen::{CastlingRights, Position};
+///
+/// let all = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+/// let none = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+/// assert_eq!(
+///     all.key() ^ none.key(),
+///     castling_key(CastlingRights::ALL) ^ castling_key(CastlingRights::NONE)
+/// );
+/// ```
 #[inline(always)]
 pub fn castling_key(rights: CastlingRights) -> u64 {
     KEYS.castling[rights.index()]
 }
 
 /// The key of an en-passant square on this file.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::zobrist::{ep_key, side_key};
+/// use movegen::{Position, Square};
+///
+/// // After 1. e4 d5 2. e5 f5 the e5 pawn may take en passant on f6.
+/// let pos = Position::from_fen("4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 1").unwrap();
+/// let without = Position::from_fen("4k3/8/8/4Pp2/8/8/8/4K3 w - - 0 1").unwrap();
+/// assert_eq!(pos.key() ^ without.key(), ep_key(Square::F6));
+/// assert_ne!(ep_key(Square::F6), side_key());
+/// ```
 #[inline(always)]
 pub fn ep_key(sq: Square) -> u64 {
     KEYS.ep_file[sq.file().index()]
 }
 
 /// The key XORed in when Black is to move.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::zobrist::side_key;
+/// use movegen::Position;
+///
+/// let white = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+/// let black = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+/// assert_eq!(white.key() ^ black.key(), side_key());
+/// ```
 #[inline(always)]
 pub fn side_key() -> u64 {
     KEYS.black_to_move

@@ -61,5 +61,8 @@ fn moves(pos: &Position, chess960: bool) -> String {
 }
 
 fn squares(bb: Bitboard) -> String {
-    bb.map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+    bb.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

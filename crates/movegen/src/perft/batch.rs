@@ -15,6 +15,27 @@ use std::sync::mpsc;
 /// in order, one at a time, so the report order is nearly the file order);
 /// with fewer, the units go one after another, each split over the threads.
 /// All threads share `hash`. Returns whether every unit was counted.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{count_units, perft, split};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let units: Vec<(usize, Position)> =
+///     split(&root, 2).iter().enumerate().map(|(i, u)| (i, u.position)).collect();
+/// let mut total = 0;
+/// let mut reported = 0;
+/// let finished = count_units(&units, 2, 2, None, |_index, count| {
+///     total += count;
+///     reported += 1;
+///     true
+/// });
+/// assert!(finished);
+/// assert_eq!(reported, units.len());
+/// assert_eq!(total, perft(&root, 4)); // every path to depth 2 is a distinct position
+/// ```
 pub fn count_units(
     units: &[(usize, Position)],
     depth: u32,

@@ -21,6 +21,17 @@ use super::recursion::{bmi2, bmi2_pext};
 /// On x86-64 CPUs with POPCNT, BMI1, BMI2 and LZCNT this runs a copy of the
 /// generator compiled for them, chosen at run time, so the release build
 /// stays portable; other CPUs run the portable copy. Both give the same counts.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::perft;
+/// use movegen::Position;
+///
+/// assert_eq!(perft(&Position::startpos(), 4), 197_281);
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// assert_eq!(perft(&Position::from_fen(kiwipete).unwrap(), 3), 97_862);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     match copy() {
@@ -35,6 +46,16 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft with subtree counts cached in `hash` (the CPU dispatch of [`perft`]).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{perft_hashed, PerftHash};
+/// use movegen::Position;
+///
+/// let hash = PerftHash::new(1);
+/// assert_eq!(perft_hashed(&Position::startpos(), 4, &hash), 197_281);
+/// ```
 pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
     #[cfg(target_arch = "x86_64")]
     match copy() {

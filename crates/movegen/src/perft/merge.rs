@@ -5,6 +5,21 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 /// Why a set of results does not give a total.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{merge, MergeError};
+///
+/// let paths = [2, 3];
+/// assert_eq!(merge(&paths, "0 10\nx\n".as_bytes()), Err(MergeError::Line(2)));
+/// assert_eq!(merge(&paths, "0 10\n0 10\n".as_bytes()), Err(MergeError::Duplicate(0)));
+/// assert_eq!(merge(&paths, "5 1\n".as_bytes()), Err(MergeError::Index { line: 1, index: 5 }));
+/// assert_eq!(
+///     merge(&paths, "1 4\n".as_bytes()),
+///     Err(MergeError::Missing { count: 1, first: 0 })
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {
     /// The results could not be read (the system's message).
@@ -57,6 +72,16 @@ impl From<io::Error> for MergeError {
 }
 
 /// The line that reports unit `index`'s count (without a line break).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{merge, result_line};
+///
+/// assert_eq!(result_line(7, 1234), "7 1234");
+/// let results = format!("{}\n{}\n", result_line(1, 5), result_line(0, 4));
+/// assert_eq!(merge(&[1, 2], results.as_bytes()), Ok(4 + 2 * 5));
+/// ```
 pub fn result_line(index: usize, count: u64) -> String {
     format!("{index} {count}")
 }
@@ -85,6 +110,25 @@ fn parse_result_line(line: &str) -> Result<Option<(usize, u64)>, ()> {
 /// # Errors
 /// A [`MergeError`] if a line is malformed, names no unit, repeats a unit,
 /// or if any unit has no result.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{merge, perft, split};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let units = split(&root, 3);
+/// let paths: Vec<u64> = units.iter().map(|u| u.paths).collect();
+/// // Count perft(1) below each unit, as `index count` lines in any order.
+/// let results: String = units
+///     .iter()
+///     .enumerate()
+///     .rev()
+///     .map(|(i, u)| format!("{i} {}\n# a comment\n", perft(&u.position, 1)))
+///     .collect();
+/// assert_eq!(merge(&paths, results.as_bytes()), Ok(perft(&root, 4) as u128));
+/// ```
 pub fn merge(paths: &[u64], results: impl BufRead) -> Result<u128, MergeError> {
     let mut counts: Vec<Option<u64>> = vec![None; paths.len()];
     for (i, line) in results.lines().enumerate() {

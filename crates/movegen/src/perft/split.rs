@@ -12,6 +12,19 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// One unique position at the split depth and how many paths from the root
 /// reach it.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{split, Unit};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let units: Vec<Unit> = split(&root, 1);
+/// assert_eq!(units.len(), 20);
+/// assert!(units.iter().all(|u| u.paths == 1));
+/// assert_eq!(units[0].position, root.play(root.legal_moves()[0]));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Unit {
     /// The position, as reached by the first path in move generation order
@@ -30,6 +43,21 @@ pub struct Unit {
 /// positions per level times their moves, not the number of paths. The paths
 /// of the units sum to perft(`depth`); they fit in `u64` for any depth below
 /// 14 from a legal position (startpos perft 13 is about 2^61).
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{perft, split};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let units = split(&root, 3);
+/// // 8,902 move sequences reach only 5,362 distinct positions.
+/// assert_eq!(units.len(), 5_362);
+/// assert_eq!(units.iter().map(|u| u.paths).sum::<u64>(), 8_902);
+/// let total: u64 = units.iter().map(|u| u.paths * perft(&u.position, 1)).sum();
+/// assert_eq!(total, perft(&root, 4));
+/// ```
 pub fn split(root: &Position, depth: u32) -> Vec<Unit> {
     let mut level = vec![Unit {
         position: *root,

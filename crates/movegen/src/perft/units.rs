@@ -27,6 +27,21 @@ use std::ops::{Bound, Range, RangeBounds};
 const MAGIC: &str = "# pinmask perft units";
 
 /// What a units file's header says.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{read_units, split, write_units};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let mut file = Vec::new();
+/// write_units(&mut file, &root, 2, 5, &split(&root, 2)).unwrap();
+/// let header = read_units(file.as_slice(), ..0).unwrap().header;
+/// assert_eq!(header.root, root.to_string());
+/// assert_eq!((header.split, header.depth), (2, 5));
+/// assert_eq!((header.paths, header.units), (400, 400));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitsHeader {
     /// The root position's FEN.
@@ -42,6 +57,25 @@ pub struct UnitsHeader {
 }
 
 /// Why a units file was rejected.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{read_units, split, write_units, UnitsError};
+/// use movegen::Position;
+///
+/// assert_eq!(read_units("hello\n".as_bytes(), ..).unwrap_err(), UnitsError::NotUnits);
+/// let root = Position::startpos();
+/// let mut file = Vec::new();
+/// write_units(&mut file, &root, 1, 3, &split(&root, 1)).unwrap();
+/// // A file cut short is caught by the header's unit count.
+/// let text = String::from_utf8(file).unwrap();
+/// let cut: String = text.lines().take(10).map(|l| format!("{l}\n")).collect();
+/// assert!(matches!(
+///     read_units(cut.as_bytes(), ..),
+///     Err(UnitsError::Count { expected: 20, found: 4 })
+/// ));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnitsError {
     /// The file could not be read (the system's message).
@@ -123,6 +157,21 @@ impl From<io::Error> for UnitsError {
 ///
 /// # Errors
 /// Whatever writing to `out` returns.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{split, write_units};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let mut out = Vec::new();
+/// write_units(&mut out, &root, 1, 4, &split(&root, 1)).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.starts_with("# pinmask perft units\n"));
+/// assert!(text.contains("# units 20\n"));
+/// assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 20);
+/// ```
 pub fn write_units(
     out: &mut impl Write,
     root: &Position,
@@ -145,6 +194,21 @@ pub fn write_units(
 
 /// A units file as read: the header, the positions of the units asked for
 /// (with their indices) and the paths of every unit.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{read_units, split, write_units, UnitsFile};
+/// use movegen::Position;
+///
+/// let root = Position::startpos();
+/// let mut file = Vec::new();
+/// write_units(&mut file, &root, 1, 3, &split(&root, 1)).unwrap();
+/// let read: UnitsFile = read_units(file.as_slice(), 5..7).unwrap();
+/// assert_eq!(read.positions.len(), 2);
+/// assert_eq!(read.positions[0].0, 5);
+/// assert_eq!(read.paths, vec![1; 20]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct UnitsFile {
     /// The header.
@@ -161,6 +225,26 @@ pub struct UnitsFile {
 ///
 /// # Errors
 /// A [`UnitsError`] naming the line and the problem.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::perft::{count_units, merge, read_units, result_line, split, write_units};
+/// use movegen::Position;
+///
+/// // The three steps of a split perft, in one process here.
+/// let root = Position::startpos();
+/// let mut file = Vec::new();
+/// write_units(&mut file, &root, 2, 4, &split(&root, 2)).unwrap();
+/// let units = read_units(file.as_slice(), ..).unwrap();
+/// let mut results = String::new();
+/// count_units(&units.positions, 2, 1, None, |i, n| {
+///     results += &result_line(i, n);
+///     results.push('\n');
+///     true
+/// });
+/// assert_eq!(merge(&units.paths, results.as_bytes()), Ok(197_281));
+/// ```
 pub fn read_units(
     input: impl BufRead,
     range: impl RangeBounds<usize>,

@@ -7,6 +7,20 @@ use alloc::string::String;
 use core::fmt;
 
 /// What was wrong with a game.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, PgnErrorKind};
+/// use movegen::SanError;
+///
+/// let err = read_games("1. e4 e5 2. Ke3 *").next().unwrap().unwrap_err();
+/// assert_eq!(err.kind, PgnErrorKind::San(SanError::Illegal));
+/// let err = read_games("[White \"x\"\n\n1. e4 *").next().unwrap().unwrap_err();
+/// assert_eq!(err.kind, PgnErrorKind::Tag);
+/// let err = read_games("1. e4 ) *").next().unwrap().unwrap_err();
+/// assert_eq!(err.kind, PgnErrorKind::UnmatchedClose);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PgnErrorKind {
     /// A tag line that is not `[Name "value"]`.
@@ -38,6 +52,22 @@ pub enum PgnErrorKind {
 /// A game that could not be read: its number in the input (from 1), the
 /// move number where the trouble was (`12.` for White's twelfth move,
 /// `12...` for Black's), the token and the reason.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, PgnErrorKind};
+/// use movegen::{Color, SanError};
+///
+/// let text = "1. e4 *\n\n1. d4 d5 2. Nf6 *\n\n1. c4 *\n";
+/// let games: Vec<_> = read_games(text).collect();
+/// assert_eq!(games.len(), 3); // the bad game is reported, and reading goes on
+/// let err = games[1].as_ref().unwrap_err();
+/// assert_eq!((err.game, err.ply), (2, Some((2, Color::White))));
+/// assert_eq!(err.token, "Nf6");
+/// assert_eq!(err.kind, PgnErrorKind::San(SanError::Illegal));
+/// assert!(err.to_string().starts_with("game 2, move 2., at \"Nf6\""));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
     /// Game number in the input, counting from 1 (unreadable games count).

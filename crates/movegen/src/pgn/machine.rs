@@ -422,6 +422,17 @@ pub fn read_games(text: &str) -> ReadGames<'_> {
 }
 
 /// The iterator of [`read_games`].
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, ReadGames};
+///
+/// let mut games: ReadGames = read_games("1. e4 1-0\n\n1. d4 0-1\n");
+/// assert_eq!(games.next().unwrap().unwrap().mainline.moves.len(), 1);
+/// assert!(games.next().unwrap().is_ok());
+/// assert!(games.next().is_none());
+/// ```
 pub struct ReadGames<'a> {
     lines: core::str::Split<'a, char>,
     machine: Machine,

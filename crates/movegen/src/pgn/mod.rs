@@ -63,10 +63,34 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// The Seven Tag Roster, in the order the export format writes it.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{PgnGame, SEVEN_TAG_ROSTER};
+/// use movegen::Position;
+///
+/// assert_eq!(SEVEN_TAG_ROSTER[0], "Event");
+/// // Written games always carry the roster, in this order.
+/// let text = PgnGame::new(Position::startpos()).to_string();
+/// let names: Vec<&str> =
+///     text.lines().take(7).map(|l| l[1..].split(' ').next().unwrap()).collect();
+/// assert_eq!(names, SEVEN_TAG_ROSTER);
+/// ```
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
     ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// How a game ended, as a PGN result token.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, GameResult};
+///
+/// let game = read_games("1. e4 e5 1/2-1/2").next().unwrap().unwrap();
+/// assert_eq!(game.result(), GameResult::Draw);
+/// assert_eq!(GameResult::from_token(game.result().as_str()), Some(GameResult::Draw));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// `1-0`.
@@ -113,6 +137,19 @@ impl GameResult {
 }
 
 /// One move of a line with what is written about it.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::read_games;
+///
+/// let game = read_games("1. e4!? { king's pawn } (1. d4) e5 *").next().unwrap().unwrap();
+/// let first = &game.mainline.moves[0];
+/// assert_eq!(first.mv.to_string(), "e2e4");
+/// assert_eq!(first.nags, [5]); // `!?`
+/// assert_eq!(first.comments, ["king's pawn"]);
+/// assert_eq!(first.variations[0].moves[0].mv.to_string(), "d2d4");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     /// The move, legal in the position where it is played.
@@ -146,6 +183,20 @@ impl Node {
 }
 
 /// A sequence of moves from one position: the mainline, or a variation.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, Line};
+///
+/// // A comment before the first move (after the tags) is the game comment.
+/// let text = "[Event \"?\"]\n\n{ A short game. } 1. e4 (1. d4 d5) e5 *";
+/// let game = read_games(text).next().unwrap().unwrap();
+/// let main: &Line = &game.mainline;
+/// assert_eq!(main.comments, ["A short game."]);
+/// assert_eq!(main.moves.len(), 2);
+/// assert_eq!(main.moves[0].variations[0].moves.len(), 2);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     /// Comments before the first move (for the mainline: the game comment).
@@ -155,6 +206,20 @@ pub struct Line {
 }
 
 /// A game: its tags, start position and move tree.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::pgn::{read_games, GameResult, PgnGame};
+/// use movegen::Position;
+///
+/// let text = "[Event \"Casual\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O Kf7 *\n";
+/// let game: PgnGame = read_games(text).next().unwrap().unwrap();
+/// assert_eq!(game.start, Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap());
+/// assert_eq!(game.tag("Event"), Some("Casual"));
+/// assert_eq!(game.termination, GameResult::Unknown);
+/// assert_eq!(game.mainline.moves[0].mv.to_uci(false).to_string(), "e1c1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
     /// Tag pairs in the order read (names are case-sensitive).
@@ -202,6 +267,20 @@ impl PgnGame {
     }
 
     /// Sets tag `name` (replacing its value, or adding it at the end).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::pgn::PgnGame;
+    /// use movegen::Position;
+    ///
+    /// let mut game = PgnGame::new(Position::startpos());
+    /// game.set_tag("White", "Anderssen");
+    /// game.set_tag("White", "Morphy"); // replaces
+    /// game.set_tag("Annotator", "Steinitz"); // adds
+    /// assert_eq!(game.tag("White"), Some("Morphy"));
+    /// assert_eq!(game.tags.len(), 2);
+    /// ```
     pub fn set_tag(&mut self, name: &str, value: &str) {
         match self.tags.iter_mut().find(|(n, _)| n == name) {
             Some(tag) => tag.1 = value.to_string(),

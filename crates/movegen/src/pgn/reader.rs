@@ -7,7 +7,7 @@ use super::PgnGame;
 use std::io::{BufRead, ErrorKind};
 
 /// Longest line the reader takes (longer ones are an error of their game).
-pub const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// Reads games one by one from a [`BufRead`], in memory bounded by the
 /// longest game: each item is a game or the error that stopped one, after
@@ -41,6 +41,18 @@ enum Read {
 
 impl<R: BufRead> PgnReader<R> {
     /// A reader of the games in `input`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::pgn::PgnReader;
+    /// use std::io::BufReader;
+    ///
+    /// let file = "1. e4 e5 *\n\n1. d4 *\n";
+    /// let reader = PgnReader::new(BufReader::new(file.as_bytes()));
+    /// let moves: Vec<usize> = reader.map(|game| game.unwrap().mainline.moves.len()).collect();
+    /// assert_eq!(moves, [2, 1]);
+    /// ```
     pub fn new(input: R) -> PgnReader<R> {
         PgnReader {
             input,
