@@ -625,19 +625,9 @@ impl Game {
     /// assert_eq!(game.outcome(), Some(Outcome::Repetition));
     /// ```
     pub fn outcome(&self) -> Option<Outcome> {
-        let pos = self.position();
-        if !pos.has_legal_move() {
-            return Some(if pos.in_check() {
-                Outcome::Checkmate {
-                    winner: !pos.side_to_move(),
-                }
-            } else {
-                Outcome::Stalemate
-            });
-        }
-        if pos.is_insufficient_material() {
-            Some(Outcome::InsufficientMaterial)
-        } else if pos.halfmove_clock() >= 100 {
+        if let Some(end) = self.board_end() {
+            Some(end)
+        } else if self.position().halfmove_clock() >= 100 {
             Some(Outcome::FiftyMoves)
         } else if self.repetitions() >= 3 {
             Some(Outcome::Repetition)
