@@ -25,10 +25,8 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -36,18 +34,12 @@ import time
 from pathlib import Path
 
 import chess
+from gui_server import start_gui
 
 ROOT = Path(__file__).resolve().parent.parent
 
 def start(engine, db, token_file, threads):
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--db", str(db), "--threads", str(threads),
-                             "--organiser-token-file", str(token_file)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    match = re.match(r"listening on http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
-    if not match:
-        proc.kill()
-        raise RuntimeError("the server did not start")
-    return proc, int(match.group(1))
+    return start_gui(engine, "--db", db, "--threads", threads, "--organiser-token-file", token_file)
 
 
 class Client:

@@ -20,23 +20,16 @@ import argparse
 import re
 import selectors
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from gui_server import start_gui
 
 
 def start(engine, work, threads):
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--db", str(work / "crowd.sqlite"),
-                             "--threads", str(threads),
-                             "--organiser-token-file", str(work / "organiser.token")],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    match = re.match(r"listening on http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
-    if not match:
-        proc.kill()
-        raise RuntimeError("the server did not start")
-    return proc, int(match.group(1))
+    return start_gui(engine, "--db", work / "crowd.sqlite", "--threads", threads,
+                     "--organiser-token-file", work / "organiser.token")
 
 
 def complete(data):

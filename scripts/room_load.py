@@ -26,9 +26,7 @@ import argparse
 import http.client
 import json
 import random
-import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,18 +35,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import crowd_load  # noqa: E402
+from gui_server import start_gui
 
 STATE_POLL = 0.1
 
 
 def start(engine, db, token_file):
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--db", str(db), "--organiser-token-file", str(token_file)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    match = re.match(r"listening on http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())
-    if not match:
-        proc.kill()
-        raise RuntimeError("the server did not start")
-    return proc, int(match.group(1))
+    return start_gui(engine, "--db", db, "--organiser-token-file", token_file)
 
 
 class Browser:

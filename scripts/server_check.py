@@ -24,17 +24,16 @@ Usage: scripts/server_check.py ENGINE
 """
 import http.client
 import json
-import os
 import re
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import chess
+from gui_server import start_gui
 
 failures = []
 
@@ -47,15 +46,8 @@ def check(ok, what):
 
 def start(engine, db, token_file, extra=()):
     cases = Path(db).with_suffix(".epd")
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--db", str(db), "--cases", str(cases),
-                             "--organiser-token-file", str(token_file), "--engine-threads", "2", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    match = re.match(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return proc, int(match.group(1))
+    return start_gui(engine, "--db", db, "--cases", cases, "--organiser-token-file", token_file,
+                     "--engine-threads", 2, *extra)
 
 
 class Browser:

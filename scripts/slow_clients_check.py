@@ -14,14 +14,13 @@ Only the standard library: sockets and http.client.
 """
 import argparse
 import http.client
-import re
 import selectors
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from gui_server import start_gui
 
 LIMIT = 0.100
 
@@ -36,10 +35,8 @@ def main():
     args = ap.parse_args()
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([args.engine, "gui", "--port", "0", "--db", str(Path(tmp) / "db.sqlite")],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        proc, port = start_gui(args.engine, "--db", Path(tmp) / "db.sqlite")
         try:
-            port = int(re.match(r"listening on http://127\.0\.0\.1:(\d+)/", proc.stdout.readline()).group(1))
             host = f"127.0.0.1:{port}"
             slow = []
             opened = time.monotonic()
