@@ -54,33 +54,54 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&PerftHash>,
             ) -> u64 {
-                let us = if WHITE { Color::White } else { Color::Black };
-                let leapers = if depth == 2 {
-                    pos.leaper_sets(us)
-                } else {
-                    [Bitboard::EMPTY; 3]
-                };
-                // The castling state of the children's side to move: a move
-                // only loses rights, and never makes a lane non-standard.
-                let them = if WHITE { Color::Black } else { Color::White };
-                let castle = if !pos.castling_rights().intersects(CastlingRights::both(them)) {
-                    castle_state::NONE
-                } else if pos.castles_standard(them) {
-                    castle_state::STANDARD
-                } else {
-                    castle_state::ANY
-                };
-                let mut sink = Expand::<HASHED, WHITE> {
+                if depth == 2 {
+                    // The castling state of the children's side to move: a
+                    // move only loses rights, and never makes a lane
+                    // non-standard.
+                    let them = if WHITE { Color::Black } else { Color::White };
+                    // SAFETY: same features as this function.
+                    return unsafe {
+                        if !pos.castling_rights().intersects(CastlingRights::both(them)) {
+                            expand_last::<WHITE, { castle_state::NONE }>(pos)
+                        } else if pos.castles_standard(them) {
+                            expand_last::<WHITE, { castle_state::STANDARD }>(pos)
+                        } else {
+                            expand_last::<WHITE, { castle_state::ANY }>(pos)
+                        }
+                    };
+                }
+                let mut sink = Expand::<HASHED, WHITE, false, { castle_state::NONE }> {
                     pos,
-                    castle,
                     depth: depth - 1,
                     hash,
                     nodes: 0,
                     pending: None,
-                    leapers,
+                    leapers: [Bitboard::EMPTY; 3],
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.flush();
+                sink.nodes
+            }
+
+            /// [`expand`] one ply above the leaves: each child is made and
+            /// counted by a leaf function of its own, compiled for the
+            /// children's castling state `CASTLE`, so the loop over the
+            /// moves tests neither the depth nor the castling state.
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            unsafe fn expand_last<const WHITE: bool, const CASTLE: u8>(pos: &Position) -> u64 {
+                let us = if WHITE { Color::White } else { Color::Black };
+                let mut sink = Expand::<false, WHITE, true, CASTLE> {
+                    pos,
+                    depth: 1,
+                    hash: None,
+                    nodes: 0,
+                    pending: None,
+                    leapers: pos.leaper_sets(us),
+                };
+                pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.nodes
             }
 
@@ -234,7 +255,9 @@ macro_rules! perft_module {
             /// Plays each generated move and counts the subtree below it;
             /// `HASHED` keeps keys up to date and looks subtrees up in `hash`.
             /// White is to move in `pos` if `WHITE`.
-            struct Expand<'a, const HASHED: bool, const WHITE: bool> {
+            /// `LAST` one ply above the leaves, whose children's castling
+            /// state is `CASTLE` (`castling::state`).
+            struct Expand<'a, const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8> {
                 pos: &'a Position,
                 depth: u32,
                 hash: Option<&'a PerftHash>,
@@ -242,14 +265,14 @@ macro_rules! perft_module {
                 /// Hashed: the child whose bucket is being fetched while the
                 /// next child is made; it is counted after that.
                 pending: Option<Position>,
-                /// The castling state of the children (`castling::state`).
-                castle: u8,
                 /// One ply above the leaves: the squares the side to move's
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
             }
 
-            impl<const HASHED: bool, const WHITE: bool> Expand<'_, HASHED, WHITE> {
+            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8>
+                Expand<'_, HASHED, WHITE, LAST, CASTLE>
+            {
                 /// Counts the subtree below `next`, or, hashed, starts
                 /// fetching its bucket and counts the child before it.
                 #[inline(always)]
@@ -294,17 +317,10 @@ macro_rules! perft_module {
 
                 #[inline(always)]
                 fn child(&mut self, piece: Piece, mv: Move) {
-                    if self.depth == 1 {
-                        let pos = self.pos;
+                    if LAST {
                         // SAFETY: only reached from this module's functions,
                         // whose caller vouched for the CPU features.
-                        self.nodes += unsafe {
-                            match self.castle {
-                                castle_state::NONE => leaf_move::<WHITE, 0>(pos, piece, mv),
-                                castle_state::STANDARD => leaf_move::<WHITE, 1>(pos, piece, mv),
-                                _ => leaf_move::<WHITE, 2>(pos, piece, mv),
-                            }
-                        };
+                        self.nodes += unsafe { leaf_move::<WHITE, CASTLE>(self.pos, piece, mv) };
                         return;
                     }
                     let mut next = *self.pos;
@@ -316,26 +332,17 @@ macro_rules! perft_module {
                 /// push.
                 #[inline(always)]
                 fn child_normal(&mut self, piece: Piece, from: Square, to: Square, double: bool) {
-                    if self.depth == 1 {
+                    if LAST {
+                        let [pawns, knights, king] = self.leapers;
+                        let known = match piece {
+                            Piece::Pawn => knights | king,
+                            Piece::Knight => pawns | king,
+                            Piece::King => pawns | knights,
+                            _ => pawns | knights | king,
+                        };
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            let [pawns, knights, king] = self.leapers;
-                            let known = match piece {
-                                Piece::Pawn => knights | king,
-                                Piece::Knight => pawns | king,
-                                Piece::King => pawns | knights,
-                                _ => pawns | knights | king,
-                            };
-                            let pos = self.pos;
-                            match self.castle {
-                                castle_state::NONE => {
-                                    leaf_normal_of::<WHITE, 0>(pos, piece, from, to, double, known)
-                                }
-                                castle_state::STANDARD => {
-                                    leaf_normal_of::<WHITE, 1>(pos, piece, from, to, double, known)
-                                }
-                                _ => leaf_normal_of::<WHITE, 2>(pos, piece, from, to, double, known),
-                            }
+                            leaf_normal_of::<WHITE, CASTLE>(self.pos, piece, from, to, double, known)
                         };
                         return;
                     }
@@ -346,22 +353,13 @@ macro_rules! perft_module {
 
                 #[inline(always)]
                 fn child_promotion(&mut self, from: Square, to: Square, promo: Piece) {
-                    if self.depth == 1 {
-                        let pos = self.pos;
-                        // SAFETY: as in `child`.
+                    if LAST {
                         let [_, knights, king] = self.leapers;
                         // The pawn's attacks go, and a knight's may come.
                         let known = if promo == Piece::Knight { king } else { knights | king };
+                        // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            match self.castle {
-                                castle_state::NONE => {
-                                    leaf_promotion_of::<WHITE, 0>(pos, from, to, promo, known)
-                                }
-                                castle_state::STANDARD => {
-                                    leaf_promotion_of::<WHITE, 1>(pos, from, to, promo, known)
-                                }
-                                _ => leaf_promotion_of::<WHITE, 2>(pos, from, to, promo, known),
-                            }
+                            leaf_promotion_of::<WHITE, CASTLE>(self.pos, from, to, promo, known)
                         };
                         return;
                     }
@@ -425,7 +423,9 @@ macro_rules! perft_module {
                 }
             }
 
-            impl<const HASHED: bool, const WHITE: bool> MoveSink for Expand<'_, HASHED, WHITE> {
+            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8> MoveSink
+                for Expand<'_, HASHED, WHITE, LAST, CASTLE>
+            {
                 // The piece and the kind of move are known here (constants
                 // once the generator is inlined), so plain moves go straight
                 // to `play_normal` without being encoded as `Move`s.
