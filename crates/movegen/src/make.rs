@@ -1,6 +1,6 @@
 //! Copy-make: applying a move to a position.
 
-use crate::attacks::{pawn_attacks, Magics, Sliders};
+use crate::attacks::{knight_attacks, pawn_attacks, Magics, Sliders};
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
 use crate::moves::{Move, MoveError, MoveKind};
@@ -204,6 +204,34 @@ impl Position {
         self.end_move::<KEYS, L, WHITE>(piece, piece, from, to, double_push);
     }
 
+    /// [`Position::play_plain`] without keys, for a child counted at the
+    /// last ply, whose checkers and pins come from `lines` where the move
+    /// cannot have changed them.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+    pub(crate) fn play_plain_lines<L: Sliders, const WHITE: bool>(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        double: bool,
+        lines: &EnemyLines,
+    ) {
+        self.begin_move::<false, WHITE>();
+        let (us, them) = sides::<WHITE>();
+        if self.colors[them].has(to) {
+            self.capture::<false>(them, to);
+        }
+        self.toggle::<false>(us, piece, from);
+        self.toggle::<false>(us, piece, to);
+        let double_push = if piece == Piece::Pawn && double {
+            Some(Square::from_index_masked((from.index() + to.index()) / 2))
+        } else {
+            None
+        };
+        self.end_move_with::<false, L, WHITE>(piece, piece, from, to, double_push, Some(lines));
+    }
+
     /// Applies the promotion of the pawn on `from` to `piece` on `to`.
     #[inline(always)]
     pub(crate) fn play_promotion<const KEYS: bool, L: Sliders, const WHITE: bool>(
@@ -256,6 +284,21 @@ impl Position {
         to: Square,
         double_push: Option<Square>,
     ) {
+        self.end_move_with::<KEYS, L, WHITE>(piece, landed, from, to, double_push, None);
+    }
+
+    /// [`Position::end_move`], taking the checkers and pins from `lines`
+    /// where the move left them as they were.
+    #[inline(always)]
+    fn end_move_with<const KEYS: bool, L: Sliders, const WHITE: bool>(
+        &mut self,
+        piece: Piece,
+        landed: Piece,
+        from: Square,
+        to: Square,
+        double_push: Option<Square>,
+        lines: Option<&EnemyLines>,
+    ) {
         let (us, them) = sides::<WHITE>();
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (touched & self.castling_squares).nonempty() {
@@ -263,10 +306,35 @@ impl Position {
         }
         self.side = them;
         let (knights, pawns) = (landed == Piece::Knight, landed == Piece::Pawn);
-        if WHITE {
-            self.update_check_info_for::<L, false>(knights, pawns);
-        } else {
-            self.update_check_info_for::<L, true>(knights, pawns);
+        match lines {
+            Some(lines) if lines.unchanged(landed, touched, to) => {
+                // No line between the enemy king and one of our sliders
+                // changed: the pins are the parent's, and only a leaper
+                // that landed can give check.
+                let king = self.king(them);
+                let mut checkers = Bitboard::EMPTY;
+                if knights {
+                    checkers |= knight_attacks(king) & self.pieces[Piece::Knight] & self.colors[us];
+                }
+                if pawns {
+                    checkers |=
+                        pawn_attacks(them, king) & self.pieces[Piece::Pawn] & self.colors[us];
+                }
+                self.checkers = checkers;
+                self.pinned = lines.pinned;
+                debug_assert!({
+                    let mut full = *self;
+                    full.update_check_info::<L>();
+                    (full.checkers, full.pinned) == (self.checkers, self.pinned)
+                });
+            }
+            _ => {
+                if WHITE {
+                    self.update_check_info_for::<L, false>(knights, pawns);
+                } else {
+                    self.update_check_info_for::<L, true>(knights, pawns);
+                }
+            }
         }
         if let Some(ep) = double_push {
             if KEYS {
@@ -435,4 +503,79 @@ fn castling_squares(
         }
     }
     Bitboard(squares)
+}
+
+/// What a position knows, before the side to move moves, of the lines
+/// between the enemy king and its own sliders: perft takes it once per node
+/// one ply above the leaves, and each child whose move touches none of
+/// those lines takes its checkers and pins from here instead of looking
+/// along the king's rays again.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) struct EnemyLines {
+    /// Our sliders on an empty-board line with the enemy king, and every
+    /// square between it and them.
+    pub(crate) squares: Bitboard,
+    /// The enemy pieces pinned to their king.
+    pub(crate) pinned: Bitboard,
+    /// The enemy king's rook-like and bishop-like rays.
+    pub(crate) rook_rays: Bitboard,
+    pub(crate) bishop_rays: Bitboard,
+}
+
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+impl EnemyLines {
+    /// Lines that let no move through: every child looks again.
+    pub(crate) const UNKNOWN: EnemyLines = EnemyLines {
+        squares: Bitboard::FULL,
+        pinned: Bitboard::EMPTY,
+        rook_rays: Bitboard::EMPTY,
+        bishop_rays: Bitboard::EMPTY,
+    };
+
+    /// The lines of `pos`, whose side to move is White if `WHITE` (the
+    /// enemy is the other side).
+    #[inline(always)]
+    pub(crate) fn of<const WHITE: bool>(pos: &Position) -> EnemyLines {
+        let (us, them) = sides::<WHITE>();
+        let king = pos.king(them);
+        let own = pos.colors[us];
+        let queens = pos.pieces[Piece::Queen];
+        let rook_rays = crate::attacks::rook_rays(king);
+        let bishop_rays = crate::attacks::bishop_rays(king);
+        let aligned = (rook_rays & (pos.pieces[Piece::Rook] | queens) & own)
+            | (bishop_rays & (pos.pieces[Piece::Bishop] | queens) & own);
+        let occ = pos.occupied();
+        let mut squares = aligned;
+        let mut pinned = Bitboard::EMPTY;
+        for slider in aligned {
+            let between = crate::attacks::between(king, slider);
+            squares |= between;
+            let blockers = between & occ;
+            if !blockers.has_many() {
+                pinned |= blockers & pos.colors[them];
+            }
+        }
+        EnemyLines {
+            squares,
+            pinned,
+            rook_rays,
+            bishop_rays,
+        }
+    }
+
+    /// Whether a move of a piece that became `landed`, touching the squares
+    /// `touched` and landing on `to`, leaves every line as it was: it
+    /// touches none of them, and a slider does not land on a ray of the
+    /// enemy king that it moves along.
+    #[inline(always)]
+    fn unchanged(&self, landed: Piece, touched: Bitboard, to: Square) -> bool {
+        let rays = match landed {
+            Piece::Bishop => self.bishop_rays,
+            Piece::Rook => self.rook_rays,
+            Piece::Queen => self.rook_rays | self.bishop_rays,
+            _ => Bitboard::EMPTY,
+        };
+        (touched & self.squares).is_empty() && !rays.has(to)
+    }
 }

@@ -10,6 +10,7 @@ macro_rules! perft_module {
         pub(super) mod $name {
             use crate::generate::MoveSink;
             use crate::king_moves::Leapers;
+            use crate::make::EnemyLines;
             use crate::bitboard::Bitboard;
             use crate::castling::{state as castle_state, CastlingRights};
             use crate::move_sets::{PawnMoves, PieceMoves};
@@ -77,6 +78,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     pending: None,
                     leapers: [Bitboard::EMPTY; 3],
+                    lines: EnemyLines::UNKNOWN,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.flush();
@@ -100,6 +102,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     pending: None,
                     leapers: pos.leaper_sets(us),
+                    lines: EnemyLines::of::<WHITE>(pos),
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.nodes
@@ -158,6 +161,7 @@ macro_rules! perft_module {
                 from: Square,
                 to: Square,
                 known: Bitboard,
+                lines: &EnemyLines,
             ) -> u64 {
                 let double = PIECE == DOUBLE_PUSH;
                 let piece = if double { Piece::Pawn } else { Piece::ALL[PIECE % 6] };
@@ -168,7 +172,7 @@ macro_rules! perft_module {
                     king: piece == Piece::King,
                 };
                 leaf::<WHITE, CASTLE>(pos, leapers, |next| {
-                    next.play_plain::<false, L, WHITE>(piece, from, to, double)
+                    next.play_plain_lines::<L, WHITE>(piece, from, to, double, lines)
                 })
             }
 
@@ -268,6 +272,9 @@ macro_rules! perft_module {
                 /// One ply above the leaves: the squares the side to move's
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
+                /// One ply above the leaves: the lines between the enemy
+                /// king and our sliders.
+                lines: EnemyLines,
             }
 
             impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8>
@@ -342,7 +349,9 @@ macro_rules! perft_module {
                         };
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            leaf_normal_of::<WHITE, CASTLE>(self.pos, piece, from, to, double, known)
+                            leaf_normal_of::<WHITE, CASTLE>(
+                                self.pos, piece, from, to, double, known, &self.lines,
+                            )
                         };
                         return;
                     }
@@ -406,19 +415,20 @@ macro_rules! perft_module {
                 to: Square,
                 double: bool,
                 known: Bitboard,
+                lines: &EnemyLines,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     if double {
-                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH>(pos, from, to, known);
+                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH>(pos, from, to, known, lines);
                     }
                     match piece {
-                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to, known),
-                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to, known),
-                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to, known),
-                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to, known),
-                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to, known),
-                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to, known),
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to, known, lines),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to, known, lines),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to, known, lines),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to, known, lines),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to, known, lines),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to, known, lines),
                     }
                 }
             }
