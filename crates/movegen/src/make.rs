@@ -240,6 +240,19 @@ impl Position {
         to: Square,
         piece: Piece,
     ) {
+        self.play_promotion_with::<KEYS, L, WHITE>(from, to, piece, None);
+    }
+
+    /// [`Position::play_promotion`], with the enemy king's lines as in
+    /// [`Position::play_plain_lines`] if perft knows them.
+    #[inline(always)]
+    pub(crate) fn play_promotion_with<const KEYS: bool, L: Sliders, const WHITE: bool>(
+        &mut self,
+        from: Square,
+        to: Square,
+        piece: Piece,
+        lines: Option<&EnemyLines>,
+    ) {
         self.begin_move::<KEYS, WHITE>();
         let (us, them) = sides::<WHITE>();
         if self.colors[them].has(to) {
@@ -248,7 +261,7 @@ impl Position {
         self.toggle::<KEYS>(us, Piece::Pawn, from);
         self.toggle::<KEYS>(us, piece, to);
         self.halfmove = 0;
-        self.end_move::<KEYS, L, WHITE>(Piece::Pawn, piece, from, to, None);
+        self.end_move_with::<KEYS, L, WHITE>(Piece::Pawn, piece, from, to, None, lines);
     }
 
     /// The part of every move before the pieces move: the en-passant square

@@ -188,6 +188,7 @@ macro_rules! perft_module {
                 from: Square,
                 to: Square,
                 known: Bitboard,
+                lines: &EnemyLines,
             ) -> u64 {
                 let promo = Piece::ALL[PROMO];
                 let leapers = Leapers {
@@ -197,7 +198,7 @@ macro_rules! perft_module {
                     king: false,
                 };
                 leaf::<WHITE, CASTLE>(pos, leapers, |next| {
-                    next.play_promotion::<false, L, WHITE>(from, to, promo)
+                    next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(lines))
                 })
             }
 
@@ -368,7 +369,7 @@ macro_rules! perft_module {
                         let known = if promo == Piece::Knight { king } else { knights | king };
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            leaf_promotion_of::<WHITE, CASTLE>(self.pos, from, to, promo, known)
+                            leaf_promotion_of::<WHITE, CASTLE>(self.pos, from, to, promo, known, &self.lines)
                         };
                         return;
                     }
@@ -390,14 +391,15 @@ macro_rules! perft_module {
                 to: Square,
                 promo: Piece,
                 known: Bitboard,
+                lines: &EnemyLines,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     match promo {
-                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4>(pos, from, to, known),
-                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3>(pos, from, to, known),
-                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2>(pos, from, to, known),
-                        _ => leaf_promotion::<WHITE, CASTLE, 1>(pos, from, to, known),
+                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4>(pos, from, to, known, lines),
+                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3>(pos, from, to, known, lines),
+                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2>(pos, from, to, known, lines),
+                        _ => leaf_promotion::<WHITE, CASTLE, 1>(pos, from, to, known, lines),
                     }
                 }
             }
