@@ -104,6 +104,51 @@ const fn ray_table(dirs: &[(i8, i8); 4]) -> [u64; 64] {
 static ROOK_RAYS: [u64; 64] = ray_table(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
 static BISHOP_RAYS: [u64; 64] = ray_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
 
+/// For each king square, the union of `rays` from every square the king
+/// may step to or cross when castling (its neighbours and the squares two
+/// files away on its rank): where a slider must stand to attack one of them.
+const fn zone_table(rays: &[u64; 64]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut king = 0;
+    while king < 64 {
+        let file = king % 8;
+        let mut near = KING[king];
+        if file >= 2 {
+            near |= 1 << (king - 2);
+        }
+        if file <= 5 {
+            near |= 1 << (king + 2);
+        }
+        let mut zone = 0;
+        let mut sq = 0;
+        while sq < 64 {
+            if near >> sq & 1 != 0 {
+                zone |= rays[sq];
+            }
+            sq += 1;
+        }
+        table[king] = zone;
+        king += 1;
+    }
+    table
+}
+
+static ROOK_ZONE: [u64; 64] = zone_table(&ROOK_RAYS);
+static BISHOP_ZONE: [u64; 64] = zone_table(&BISHOP_RAYS);
+
+/// The squares from which a rook-like slider could attack, on an empty
+/// board, a square next to a king on `king` or two files from it on its rank.
+#[inline(always)]
+pub(crate) fn rook_zone(king: Square) -> Bitboard {
+    Bitboard(ROOK_ZONE[king.index()])
+}
+
+/// [`rook_zone`] for bishop-like sliders.
+#[inline(always)]
+pub(crate) fn bishop_zone(king: Square) -> Bitboard {
+    Bitboard(BISHOP_ZONE[king.index()])
+}
+
 /// `BETWEEN[a][b]`: squares strictly between two aligned squares; `LINE[a][b]`:
 /// the whole line through both. Both are empty for squares not on one line.
 const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {

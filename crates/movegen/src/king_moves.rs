@@ -1,7 +1,7 @@
 //! The king's moves, castling included, and the enemy attacks they must
 //! avoid.
 
-use crate::attacks::{king_attacks, knight_attacks, Sliders};
+use crate::attacks::{bishop_zone, king_attacks, knight_attacks, rook_zone, Sliders};
 use crate::bitboard::Bitboard;
 use crate::castling::{
     lane_index, state as castle_state, CastleSide, CastlingRights, Lane, LANES, STANDARD_LANES,
@@ -101,7 +101,15 @@ impl Position {
         } else {
             // Otherwise everything the enemy sliders attack, piece by piece:
             // the loops run once per slider and branch predictably.
-            let danger = leapers | self.slider_attacks::<L>(them, occ);
+            // Only sliders that could reach the king's neighbourhood (or a
+            // standard castling path) on an empty board are looked up; a
+            // Chess960 path may lie anywhere on the rank, so there all are.
+            let zone = if CASTLE == castle_state::ANY && castling.nonempty() {
+                [Bitboard::FULL; 2]
+            } else {
+                [bishop_zone(king), rook_zone(king)]
+            };
+            let danger = leapers | self.slider_attacks::<L>(them, occ, zone);
             let mut castles = Bitboard::EMPTY;
             if CASTLE == castle_state::STANDARD {
                 // The rooks stand in the corners: no enemy piece can stand
@@ -164,16 +172,22 @@ impl Position {
         ]
     }
 
-    /// Every square the bishops, rooks and queens of `them` attack through `occ`.
+    /// Every square the bishops, rooks and queens of `them` standing in
+    /// `zone` (for bishop-like, then rook-like moves) attack through `occ`.
     #[inline(always)]
-    fn slider_attacks<L: Sliders>(&self, them: Color, occ: Bitboard) -> Bitboard {
+    fn slider_attacks<L: Sliders>(
+        &self,
+        them: Color,
+        occ: Bitboard,
+        zone: [Bitboard; 2],
+    ) -> Bitboard {
         let enemy = self.colors[them];
         let queens = self.pieces[Piece::Queen];
         let mut attacks = Bitboard::EMPTY;
-        for bishop in (self.pieces[Piece::Bishop] | queens) & enemy {
+        for bishop in (self.pieces[Piece::Bishop] | queens) & enemy & zone[0] {
             attacks |= L::bishop(bishop, occ);
         }
-        for rook in (self.pieces[Piece::Rook] | queens) & enemy {
+        for rook in (self.pieces[Piece::Rook] | queens) & enemy & zone[1] {
             attacks |= L::rook(rook, occ);
         }
         attacks
