@@ -98,7 +98,7 @@ fn self_checks(pos: &Position, moves: &[Move], fen: &str, chess960: bool) -> Vec
         failures.push("incremental key differs from compute_key()".to_string());
     }
     match Position::from_fen(fen) {
-        Ok(back) if back.fen(false) != fen => failures.push("FEN does not round-trip".into()),
+        Ok(back) if back.fen() != fen => failures.push("FEN does not round-trip".into()),
         Ok(back) if back.key() != pos.key() => failures.push("parsed FEN has another key".into()),
         Ok(_) => {}
         Err(e) => failures.push(format!("own FEN rejected: {e}")),
@@ -130,7 +130,7 @@ fn write_position(
     chess960: bool,
     played: Option<Move>,
 ) -> io::Result<()> {
-    let fen = pos.fen(false);
+    let fen = pos.fen();
     for failure in self_checks(pos, moves, &fen, chess960) {
         writeln!(out, "selfcheck {where_}: {failure}: {fen}")?;
     }

@@ -79,7 +79,7 @@ fn fen_print_parse_round_trip() {
                 "{fen}"
             );
         }
-        assert_eq!(pos.to_string(), pos.fen(false));
+        assert_eq!(pos.to_string(), pos.fen());
     }
 }
 

@@ -24,7 +24,7 @@ pub fn check_fen(data: &[u8]) {
     let moves = pos.legal_moves();
     assert_eq!(moves.len(), pos.count_moves(), "{text:?}");
     for &mv in moves.iter() {
-        let text960 = mv.to_uci(true).to_string();
+        let text960 = mv.to_uci(CastlingMode::Chess960).to_string();
         assert_eq!(
             pos.parse_uci_move(&text960, true),
             Ok(mv),
@@ -32,9 +32,9 @@ pub fn check_fen(data: &[u8]) {
         );
         // In standard notation a Chess960 castle and a king step may share a
         // text; the parsed move must still go to the same squares.
-        let standard = mv.to_uci(false).to_string();
+        let standard = mv.to_uci(CastlingMode::Standard).to_string();
         let parsed = pos
-            .parse_uci_move(&standard, false)
+            .parse_uci_move(&standard)
             .expect("own UCI text parses");
         assert_eq!(parsed.from(), mv.from(), "{pos} {standard}");
         assert_eq!(

@@ -23,7 +23,7 @@ use core::fmt::Write as _;
 ///     .piece(Square::E8, Color::Black, Piece::King)
 ///     .castling(Color::White, CastleSide::Short)
 ///     .build()?;
-/// assert_eq!(pos.fen(false), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+/// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
 /// // Without a black king the position is refused, with the FEN's error.
 /// let no_king = PositionBuilder::new().piece(Square::E1, Color::White, Piece::King).build();
 /// assert!(no_king.is_err());

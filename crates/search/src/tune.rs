@@ -106,7 +106,7 @@ mod tests {
                 evaluate_with(&f, &WEIGHTS),
                 evaluate(&pos),
                 "{}",
-                pos.fen(false)
+                pos.fen()
             );
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.halfmove_clock() > 60 {

@@ -89,7 +89,7 @@ mod tests {
         assert_eq!(game.keys().len(), 2);
         assert_eq!(game.keys().as_slice()[0], Position::startpos().key());
         assert_eq!(
-            game.position().fen(false),
+            game.position().fen(),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
     }

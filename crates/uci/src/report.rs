@@ -105,7 +105,7 @@ mod tests {
     #[test]
     fn info_lines_carry_the_multipv_rank() {
         let pos = Position::startpos();
-        let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+        let e4 = pos.parse_uci_move("e2e4").unwrap();
         let info = SearchInfo {
             multipv: 2,
             depth: 3,
@@ -138,7 +138,7 @@ mod tests {
         let pos = Position::startpos();
         let line = bestmove_line(&pos, None, false);
         let mv = line.strip_prefix("bestmove ").unwrap();
-        assert!(pos.parse_uci_move(mv, false).is_ok(), "{line}");
+        assert!(pos.parse_uci_move(mv).is_ok(), "{line}");
         assert_eq!(
             bench_summary(3000, Duration::from_secs(2)),
             "3000 nodes 1500 nps"

@@ -413,7 +413,7 @@ mod tests {
     }
 
     fn play(s: &mut Session, text: &str, at: Instant) {
-        let mv = s.position().parse_uci_move(text, false).unwrap();
+        let mv = s.position().parse_uci_move(text).unwrap();
         s.play(mv, at);
     }
 
