@@ -1,6 +1,7 @@
 //! The collect mode: one expert's list compared with the generator, and
 //! cases appended to the `--cases` file.
 
+use movegen::CastlingMode;
 use super::http::{param, Call, Reply, Router};
 use super::{api, position_param};
 use axum::http::Method;
@@ -63,7 +64,7 @@ fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
     }
     let (pos, chess960) = position_param(&params)?;
     let verdict = api::judge(&pos, &moves, chess960);
-    let line = verdict.case_line(&pos.fen(chess960), &moves);
+    let line = verdict.case_line(&pos.fen_with(CastlingMode::from_chess960(chess960)), &moves);
     let written = OpenOptions::new()
         .create(true)
         .append(true)

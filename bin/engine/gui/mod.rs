@@ -116,7 +116,7 @@ async fn serve(
     let (closing_tx, closing) = watch::channel(false);
     let mut router = Router::default();
     let cases_file = options.cases.as_ref().map(|p| p.display().to_string());
-    page_routes(&mut router, start.fen(api::is_chess960(&start)), cases_file);
+    page_routes(&mut router, start.fen(), cases_file);
     collect::register(&mut router, options.cases);
     explore::register(&mut router);
     crowd::register(&mut router, Arc::clone(&crowd), closing.clone());

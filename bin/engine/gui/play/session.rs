@@ -218,9 +218,9 @@ impl Session {
         end: Option<End>,
         started: SystemTime,
     ) -> Result<Session, String> {
-        let mut game = Game::new(setup.start);
+        let mut game = Game::new(crate::gui::api::with_mode(&setup.start, setup.chess960));
         for text in moves {
-            game.play_uci(text, setup.chess960)
+            game.play_uci(text)
                 .map_err(|e| format!("stored move {text}: {e}"))?;
         }
         Ok(Session {
