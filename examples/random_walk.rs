@@ -99,7 +99,9 @@ fn self_checks(pos: &Position, moves: &[Move], fen: &str) -> Vec<String> {
         failures.push("incremental key differs from compute_key()".to_string());
     }
     match Position::from_fen(fen) {
-        Ok(back) if back.fen_with(CastlingMode::Standard) != fen => failures.push("FEN does not round-trip".into()),
+        Ok(back) if back.fen_with(CastlingMode::Standard) != fen => {
+            failures.push("FEN does not round-trip".into())
+        }
         Ok(back) if back.key() != pos.key() => failures.push("parsed FEN has another key".into()),
         Ok(_) => {}
         Err(e) => failures.push(format!("own FEN rejected: {e}")),

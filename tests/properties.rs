@@ -10,7 +10,9 @@ mod reference;
 #[path = "support/rng.rs"]
 mod rng;
 
-use movegen::{CastlingMode, CastlingRights, Move, MoveKind, Piece, Position, Square, STARTPOS_FEN};
+use movegen::{
+    CastlingMode, CastlingRights, Move, MoveKind, Piece, Position, Square, STARTPOS_FEN,
+};
 use reference::{pseudo_legal_moves, slow_attacked, slow_attackers, slow_is_legal};
 use rng::Rng;
 
@@ -111,7 +113,10 @@ fn play_leaves_the_original_untouched_and_keys_incremental() {
         }
         // "Unmake" in copy-make is keeping the parent: it must be exactly as it was.
         assert_eq!(pos, before);
-        assert_eq!((pos.fen_with(CastlingMode::Chess960), pos.key()), (fen.clone(), before.key()));
+        assert_eq!(
+            (pos.fen_with(CastlingMode::Chess960), pos.key()),
+            (fen.clone(), before.key())
+        );
         if !pos.in_check() && pos.ep_square().is_none() {
             let back = pos.play_null().unwrap().play_null().unwrap();
             assert_eq!(back.key(), pos.key(), "two null moves from {fen}");
@@ -166,7 +171,11 @@ fn en_passant_square_is_kept_exactly_when_a_capture_is_legal() {
             let passed = Square::from_index((from + to) / 2).expect("between two squares");
             // The same position with the en-passant square written in, which the
             // FEN parser accepts whether or not a capture is legal.
-            let mut fields: Vec<String> = next.fen_with(CastlingMode::Chess960).split(' ').map(String::from).collect();
+            let mut fields: Vec<String> = next
+                .fen_with(CastlingMode::Chess960)
+                .split(' ')
+                .map(String::from)
+                .collect();
             fields[3] = passed.to_string();
             let with_ep = Position::from_fen(&fields.join(" ")).expect("a valid FEN");
             let legal_capture = pseudo_legal_moves(&with_ep)
@@ -237,7 +246,12 @@ fn captures_are_exactly_the_captures_and_promotions_among_legal_moves() {
             })
             .collect();
         let captures = pos.legal_captures();
-        assert_eq!(sorted(&captures), sorted(&expected), "{}", pos.fen_with(CastlingMode::Chess960));
+        assert_eq!(
+            sorted(&captures),
+            sorted(&expected),
+            "{}",
+            pos.fen_with(CastlingMode::Chess960)
+        );
         en_passant += captures
             .iter()
             .filter(|m| m.kind() == MoveKind::EnPassant)

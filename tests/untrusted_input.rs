@@ -146,7 +146,11 @@ impl Checker {
             return;
         }
         let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{how}: {fen}: {e}"));
-        assert_eq!(back.fen_with(CastlingMode::Chess960), fen, "{how}: FEN round trip");
+        assert_eq!(
+            back.fen_with(CastlingMode::Chess960),
+            fen,
+            "{how}: FEN round trip"
+        );
         assert_eq!(back.key(), pos.key(), "{how}: key after parsing {fen}");
         assert_eq!(pos.key(), pos.compute_key(), "{how}: incremental key {fen}");
         assert_eq!(

@@ -242,7 +242,9 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     let mut progress = progress::Progress::start(pos.legal_moves().len());
     let div =
         movegen::perft::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
-            let line = args.divide.then(|| uci::divide_line(mv, n, pos.castling_mode()));
+            let line = args
+                .divide
+                .then(|| uci::divide_line(mv, n, pos.castling_mode()));
             progress.root_done(n, line);
         });
     progress.finish();

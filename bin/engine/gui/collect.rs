@@ -1,10 +1,10 @@
 //! The collect mode: one expert's list compared with the generator, and
 //! cases appended to the `--cases` file.
 
-use movegen::CastlingMode;
 use super::http::{param, Call, Reply, Router};
 use super::{api, position_param};
 use axum::http::Method;
+use movegen::CastlingMode;
 use serde::Deserialize;
 use serde_json::json;
 use std::fs::OpenOptions;

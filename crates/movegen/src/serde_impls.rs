@@ -93,9 +93,15 @@ mod tests {
         assert_eq!(back.castling_mode(), CastlingMode::Chess960);
         let mode = serde_json::to_string(&CastlingMode::Chess960).unwrap();
         assert_eq!(mode, "\"chess960\"");
-        assert_eq!(serde_json::from_str(&mode).ok(), Some(CastlingMode::Chess960));
+        assert_eq!(
+            serde_json::from_str(&mode).ok(),
+            Some(CastlingMode::Chess960)
+        );
         assert!(serde_json::from_str::<CastlingMode>("\"960\"").is_err());
-        let mv = pos.parse_uci_move("e1c1").unwrap().to_uci(CastlingMode::Standard);
+        let mv = pos
+            .parse_uci_move("e1c1")
+            .unwrap()
+            .to_uci(CastlingMode::Standard);
         assert_eq!(serde_json::to_string(&mv).unwrap(), "\"e1c1\"");
         assert_eq!(serde_json::from_str::<UciMove>("\"e1c1\"").unwrap(), mv);
         let sq: Square = serde_json::from_str("\"h8\"").unwrap();

@@ -42,7 +42,8 @@ fn check_all_claims(pos: &Position) -> usize {
                     // Standard notation also takes castling as king-takes-rook.
                     Ok(mv) => assert!(
                         mv.to_uci(mode).to_string() == text
-                            || (mv.is_castle() && mv.to_uci(CastlingMode::Chess960).to_string() == text),
+                            || (mv.is_castle()
+                                && mv.to_uci(CastlingMode::Chess960).to_string() == text),
                         "{pos} {text}: read as {mv}"
                     ),
                     Err(Illegal::Unexplained) => panic!("{pos} {text}: no reason found"),
@@ -62,7 +63,10 @@ fn every_claim_is_judged_like_the_generator_with_a_reason() {
     let mut claims = 0;
     let mut checked = 0;
     for (fen, mode) in &positions {
-        let root = Position::from_fen(fen).unwrap().with_castling_mode(*mode).unwrap();
+        let root = Position::from_fen(fen)
+            .unwrap()
+            .with_castling_mode(*mode)
+            .unwrap();
         for pos in std::iter::once(root).chain(root.legal_moves().iter().map(|&m| root.play(m))) {
             claims += check_all_claims(&pos);
             checked += 1;

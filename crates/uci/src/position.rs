@@ -67,12 +67,11 @@ pub fn parse_position(tokens: &[String], mode: CastlingMode) -> Result<Game, Pos
     let mut game = Game::new(start);
     let moves = moves_at.map_or(&[][..], |m| &tokens[m + 1..]);
     for (i, text) in moves.iter().enumerate() {
-        game.play_uci(text)
-            .map_err(|error| PositionError::Move {
-                index: i + 1,
-                text: clip(text),
-                error,
-            })?;
+        game.play_uci(text).map_err(|error| PositionError::Move {
+            index: i + 1,
+            text: clip(text),
+            error,
+        })?;
     }
     Ok(game)
 }
@@ -89,7 +88,8 @@ mod tests {
     #[test]
     fn the_guis_mode_sets_the_castling_notation() {
         let opening = "startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
-        let tokens = |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
+        let tokens =
+            |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
         let standard = parse(&format!("{opening} e1g1")).unwrap();
         assert!(standard.moves().last().unwrap().is_castle());
         assert_eq!(standard.position().castling_mode(), CastlingMode::Standard);
@@ -102,7 +102,8 @@ mod tests {
             Err(PositionError::Move { index: 7, .. })
         ));
         // A king off the e-file can only castle in Chess960's notation.
-        let game = parse("fen 1r2kr2/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAfb - 0 1 moves b1h1").unwrap();
+        let game =
+            parse("fen 1r2kr2/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAfb - 0 1 moves b1h1").unwrap();
         assert_eq!(game.position().castling_mode(), chess960);
     }
 

@@ -19,11 +19,7 @@ pub fn info_line(info: &SearchInfo, mode: CastlingMode, wdl_material: Option<u32
     }
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|m| m.to_uci(mode).to_string())
-        .collect();
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} time {ms} hashfull {} pv {}",
         info.depth,

@@ -248,9 +248,11 @@ fn legal(pos: &Position, chess960: bool) -> MoveSet {
 fn normalise(pos: &Position, claims: &[String], chess960: bool) -> MoveSet {
     claims
         .iter()
-        .map(|c| match movegen::explain_move(&crate::gui::api::with_mode(pos, chess960), c) {
-            Ok(mv) => mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(),
-            Err(_) => c.clone(),
-        })
+        .map(
+            |c| match movegen::explain_move(&crate::gui::api::with_mode(pos, chess960), c) {
+                Ok(mv) => mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(),
+                Err(_) => c.clone(),
+            },
+        )
         .collect()
 }

@@ -289,7 +289,10 @@ fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
         let pos =
             Position::from_fen(fen).map_err(|e| Reply::error(400, format!("{}: {e}", at())))?;
         let chess960 = force960 || suite960 || api::is_chess960(&pos);
-        tasks.push((pos.fen_with(CastlingMode::from_chess960(chess960)), chess960));
+        tasks.push((
+            pos.fen_with(CastlingMode::from_chess960(chess960)),
+            chess960,
+        ));
     }
     let added = crowd.store.add_tasks(&tasks).map_err(store_error)?;
     crowd.touch();
@@ -320,7 +323,10 @@ fn task_json(task: &Task) -> Value {
             .extra
             .iter()
             .map(|m| {
-                let reason = match movegen::explain_move(&crate::gui::api::with_mode(&pos, task.chess960), m) {
+                let reason = match movegen::explain_move(
+                    &crate::gui::api::with_mode(&pos, task.chess960),
+                    m,
+                ) {
                     Err(why) => why.reason(&pos).to_string(),
                     Ok(_) => "the generator lists it under another name".to_string(),
                 };

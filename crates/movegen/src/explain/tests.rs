@@ -133,10 +133,7 @@ fn chess960_castling_onto_the_rook() {
     assert!(explain_move(&pos, "b1h1").unwrap().is_castle());
     // A second rook on the castling side is only our own piece.
     let pos = Position::from_fen("6kr/8/8/8/8/8/8/1K3R1R w Hh - 0 1").unwrap();
-    assert_eq!(
-        explain_move(&pos, "b1f1"),
-        Err(Illegal::OwnPiece(sq("f1")))
-    );
+    assert_eq!(explain_move(&pos, "b1f1"), Err(Illegal::OwnPiece(sq("f1"))));
     // With a knight on e1 it is blocked, and the block is named.
     let pos = Position::from_fen("6kr/8/8/8/8/8/8/RK2N2R w Hh - 0 1").unwrap();
     assert_eq!(

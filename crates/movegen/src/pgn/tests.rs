@@ -145,7 +145,10 @@ fn set_up_positions_and_chess960_castling() {
     let castle = *game.game().unwrap().moves().last().unwrap();
     assert_eq!(castle.to_uci(pos.castling_mode()).to_string(), "e1h1");
     let standard = one("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *");
-    assert_eq!(standard.start.castling_mode(), crate::CastlingMode::Standard);
+    assert_eq!(
+        standard.start.castling_mode(),
+        crate::CastlingMode::Standard
+    );
 }
 
 fn error(text: &str) -> PgnError {
