@@ -392,7 +392,7 @@ impl Seat {
             players.reverse();
         }
         let start = positions[0];
-        let standard = start.fen() == movegen::STARTPOS_FEN;
+        let standard = start.fen_with(CastlingMode::Standard) == movegen::STARTPOS_FEN;
         let termination = s.end.map(|e| match e.reason {
             Reason::Time => "time forfeit",
             _ => "normal",
