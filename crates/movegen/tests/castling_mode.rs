@@ -238,3 +238,26 @@ fn game_play_uci_follows_the_start_positions_mode() {
     assert_eq!(chess960.play_uci("e8h8"), Ok(black));
     assert!(black.is_castle());
 }
+
+#[test]
+fn a_position_equals_its_fen_read_back_after_rights_are_lost() {
+    // White's king walks, so both white rights go; the position's leftovers
+    // for them must not count.
+    let start = Position::chess960(0).unwrap();
+    let pos = played(start, &["g2g3", "g7g6", "g1g2", "h7h6"]);
+    assert_eq!(
+        pos.castle_rook(movegen::Color::White, CastleSide::Short),
+        None
+    );
+    let back = Position::from_fen(&pos.fen()).unwrap();
+    assert_eq!(back, pos);
+    assert_eq!(
+        back.castling_mode(),
+        CHESS960,
+        "Black's rights still say Chess960"
+    );
+    assert_eq!(
+        pos.fen(),
+        "bbqnnrkr/pppppp2/6pp/8/8/6P1/PPPPPPKP/BBQNNR1R w hf - 0 3"
+    );
+}
