@@ -261,3 +261,30 @@ fn a_position_equals_its_fen_read_back_after_rights_are_lost() {
         "bbqnnrkr/pppppp2/6pp/8/8/6P1/PPPPPPKP/BBQNNR1R w hf - 0 3"
     );
 }
+
+#[test]
+fn the_builder_keeps_the_mode_of_the_position_it_started_from() {
+    use movegen::PositionBuilder;
+    let start = Position::chess960(518).unwrap();
+    let odds = PositionBuilder::from_position(&start)
+        .remove(Square::B1)
+        .build()
+        .unwrap();
+    assert_eq!(odds.castling_mode(), CHESS960);
+    assert_eq!(
+        odds.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w HAha - 0 1"
+    );
+    let standard = PositionBuilder::from_position(&Position::startpos())
+        .remove(Square::B1)
+        .build()
+        .unwrap();
+    assert_eq!(standard.castling_mode(), STANDARD);
+    assert_eq!(standard, odds);
+    // Asking for Standard where only Chess960 can write the rights.
+    let chess960 = PositionBuilder::from_position(&Position::chess960(0).unwrap())
+        .castling_mode(STANDARD)
+        .build()
+        .unwrap();
+    assert_eq!(chess960.castling_mode(), CHESS960);
+}
