@@ -25,7 +25,7 @@
 #[path = "../tests/support/rng.rs"]
 mod rng;
 
-use movegen::{Move, Position, STARTPOS_FEN};
+use movegen::{CastlingMode, Move, Position, STARTPOS_FEN};
 use rng::Rng;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -92,13 +92,16 @@ fn verdict(pos: &Position, has_moves: bool) -> &'static str {
 }
 
 /// Checks python-chess cannot make; returns a description of each failure.
-fn self_checks(pos: &Position, moves: &[Move], fen: &str, chess960: bool) -> Vec<String> {
+fn self_checks(pos: &Position, moves: &[Move], fen: &str) -> Vec<String> {
+    let mode = pos.castling_mode();
     let mut failures = Vec::new();
     if pos.key() != pos.compute_key() {
         failures.push("incremental key differs from compute_key()".to_string());
     }
     match Position::from_fen(fen) {
-        Ok(back) if back.fen(false) != fen => failures.push("FEN does not round-trip".into()),
+        Ok(back) if back.fen_with(CastlingMode::Standard) != fen => {
+            failures.push("FEN does not round-trip".into())
+        }
         Ok(back) if back.key() != pos.key() => failures.push("parsed FEN has another key".into()),
         Ok(_) => {}
         Err(e) => failures.push(format!("own FEN rejected: {e}")),
@@ -107,8 +110,8 @@ fn self_checks(pos: &Position, moves: &[Move], fen: &str, chess960: bool) -> Vec
         failures.push("count_moves/has_legal_move disagree with legal_moves".into());
     }
     for &mv in moves {
-        let text = mv.to_uci(chess960).to_string();
-        if !pos.is_legal(mv) || pos.parse_uci_move(&text, chess960) != Ok(mv) {
+        let text = mv.to_uci(mode).to_string();
+        if !pos.is_legal(mv) || pos.parse_uci_move(&text) != Ok(mv) {
             failures.push(format!("move {text} fails is_legal or parse_uci_move"));
         }
         let san = pos.san(mv).expect("a listed move is legal").to_string();
@@ -127,25 +130,26 @@ fn write_position(
     where_: &str,
     pos: &Position,
     moves: &[Move],
-    chess960: bool,
     played: Option<Move>,
 ) -> io::Result<()> {
-    let fen = pos.fen(false);
-    for failure in self_checks(pos, moves, &fen, chess960) {
+    // X-FEN, as python-chess's `Board.fen()` writes it.
+    let fen = pos.fen_with(CastlingMode::Standard);
+    let mode = pos.castling_mode();
+    for failure in self_checks(pos, moves, &fen) {
         writeln!(out, "selfcheck {where_}: {failure}: {fen}")?;
     }
     let mut texts: Vec<(String, String)> = moves
         .iter()
         .map(|&m| {
             (
-                m.to_uci(chess960).to_string(),
+                m.to_uci(mode).to_string(),
                 pos.san(m).expect("a listed move is legal").to_string(),
             )
         })
         .collect();
     texts.sort_unstable();
     let (ucis, sans): (Vec<String>, Vec<String>) = texts.into_iter().unzip();
-    let played = played.map_or("-".to_string(), |m| m.to_uci(chess960).to_string());
+    let played = played.map_or("-".to_string(), |m| m.to_uci(mode).to_string());
     let v = verdict(pos, !moves.is_empty());
     writeln!(
         out,
@@ -153,6 +157,16 @@ fn write_position(
         ucis.join(" "),
         sans.join(" ")
     )
+}
+
+/// A source position, castling written as Chess960 for a Chess960 suite
+/// (as python-chess's `chess960=True` board does) and as the FEN implies
+/// otherwise.
+fn start_position(fen: &str, chess960: bool) -> Result<Position, String> {
+    let pos = Position::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+    Ok(pos
+        .with_castling_mode(CastlingMode::from_chess960(chess960))
+        .unwrap_or(pos))
 }
 
 /// Plays one game, writing its lines; returns the number of positions printed.
@@ -171,7 +185,7 @@ fn walk(
     };
     let (start, chess960) = &opts.sources[source];
     let chess960 = *chess960;
-    let mut pos = Position::from_fen(start).map_err(|e| format!("{start}: {e}"))?;
+    let mut pos = start_position(start, chess960)?;
     writeln!(
         out,
         "game {index} {} {start}",
@@ -186,7 +200,7 @@ fn walk(
             || printed + 1 >= budget;
         let played = (!stop).then(|| moves[rng.below(moves.len())]);
         let where_ = format!("game {index} ply {ply}");
-        write_position(out, &where_, &pos, &moves, chess960, played)?;
+        write_position(out, &where_, &pos, &moves, played)?;
         printed += 1;
         match played {
             Some(mv) => pos = pos.play(mv),
@@ -200,11 +214,11 @@ fn walk(
 /// returns how many.
 fn every_source(out: &mut impl Write, opts: &Options) -> Result<u64, Box<dyn std::error::Error>> {
     for (k, (fen, chess960)) in opts.sources.iter().enumerate() {
-        let pos = Position::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        let pos = start_position(fen, *chess960)?;
         let kind = if *chess960 { "960" } else { "std" };
         writeln!(out, "source {k} {kind} {fen}")?;
         let moves = pos.legal_moves();
-        write_position(out, &format!("source {k}"), &pos, &moves, *chess960, None)?;
+        write_position(out, &format!("source {k}"), &pos, &moves, None)?;
     }
     Ok(opts.sources.len() as u64)
 }

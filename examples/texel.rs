@@ -88,7 +88,7 @@ fn play(index: usize, start: &Position, nodes: u64, searcher: &mut Searcher) -> 
             .best
             .expect("a position with legal moves has a best move");
         if !pos.in_check() && !is_tactical(&pos, mv) {
-            quiet.push(pos.fen(false));
+            quiet.push(pos.fen());
         }
         // The score from White's side, mates as large scores.
         let white = match last {

@@ -81,7 +81,11 @@ fn thesis_positions_list_their_legal_moves() {
             let mv = board
                 .parse_san(san)
                 .unwrap_or_else(|e| panic!("{fen}: {san}: {e}"));
-            assert_eq!(&mv.to_uci(false).to_string(), uci, "{fen}: {san}");
+            assert_eq!(
+                &mv.to_uci(movegen::CastlingMode::Standard).to_string(),
+                uci,
+                "{fen}: {san}"
+            );
         }
         let (_, div) = get(&s, &format!("/api/divide?fen={}&depth=2", enc(fen)));
         assert_eq!(div["nodes"].to_string(), op(ops, "D2"), "{fen}");

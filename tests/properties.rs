@@ -10,7 +10,9 @@ mod reference;
 #[path = "support/rng.rs"]
 mod rng;
 
-use movegen::{Move, MoveKind, Piece, Position, Square, STARTPOS_FEN};
+use movegen::{
+    CastlingMode, CastlingRights, Move, MoveKind, Piece, Position, Square, STARTPOS_FEN,
+};
 use reference::{pseudo_legal_moves, slow_attacked, slow_attackers, slow_is_legal};
 use rng::Rng;
 
@@ -65,11 +67,15 @@ fn sorted(moves: &[Move]) -> Vec<u16> {
 #[test]
 fn fen_print_parse_round_trip() {
     for pos in random_positions(1) {
-        for shredder in [false, true] {
-            let fen = pos.fen(shredder);
+        for (mode, other) in [
+            (CastlingMode::Standard, CastlingMode::Chess960),
+            (CastlingMode::Chess960, CastlingMode::Standard),
+        ] {
+            let fen = pos.fen_with(mode);
             let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            assert_eq!(back.fen(shredder), fen);
-            assert_eq!(back.fen(!shredder), pos.fen(!shredder), "{fen}");
+            assert_eq!(back, pos, "{fen}");
+            assert_eq!(back.fen_with(mode), fen);
+            assert_eq!(back.fen_with(other), pos.fen_with(other), "{fen}");
             assert_eq!(back.key(), pos.key(), "key after parsing {fen}");
             assert_eq!(back.checkers(), pos.checkers(), "{fen}");
             assert_eq!(back.pinned(), pos.pinned(), "{fen}");
@@ -79,14 +85,21 @@ fn fen_print_parse_round_trip() {
                 "{fen}"
             );
         }
-        assert_eq!(pos.to_string(), pos.fen(false));
+        assert_eq!(pos.to_string(), pos.fen());
+        // The position's own FEN also brings its castling mode back, while
+        // a castling right is left to write it.
+        let own = Position::from_fen(&pos.fen()).unwrap();
+        assert_eq!(own.fen(), pos.fen());
+        if pos.castling_rights() != CastlingRights::NONE {
+            assert_eq!(own.castling_mode(), pos.castling_mode(), "{}", pos.fen());
+        }
     }
 }
 
 #[test]
 fn play_leaves_the_original_untouched_and_keys_incremental() {
     for pos in random_positions(2) {
-        let (before, fen) = (pos, pos.fen(true));
+        let (before, fen) = (pos, pos.fen_with(CastlingMode::Chess960));
         assert_eq!(pos.key(), pos.compute_key(), "{fen}");
         for &mv in pos.legal_moves().iter() {
             let next = pos.play(mv);
@@ -100,7 +113,10 @@ fn play_leaves_the_original_untouched_and_keys_incremental() {
         }
         // "Unmake" in copy-make is keeping the parent: it must be exactly as it was.
         assert_eq!(pos, before);
-        assert_eq!((pos.fen(true), pos.key()), (fen.clone(), before.key()));
+        assert_eq!(
+            (pos.fen_with(CastlingMode::Chess960), pos.key()),
+            (fen.clone(), before.key())
+        );
         if !pos.in_check() && pos.ep_square().is_none() {
             let back = pos.play_null().unwrap().play_null().unwrap();
             assert_eq!(back.key(), pos.key(), "two null moves from {fen}");
@@ -112,7 +128,7 @@ fn play_leaves_the_original_untouched_and_keys_incremental() {
 fn generated_moves_are_exactly_the_legal_pseudo_legal_moves() {
     let mut compared = 0;
     for pos in random_positions(3) {
-        let fen = pos.fen(true);
+        let fen = pos.fen_with(CastlingMode::Chess960);
         let us = pos.side_to_move();
         let king = pos.king(us);
         let checkers = slow_attackers(&pos, king, !us, pos.occupied());
@@ -155,13 +171,17 @@ fn en_passant_square_is_kept_exactly_when_a_capture_is_legal() {
             let passed = Square::from_index((from + to) / 2).expect("between two squares");
             // The same position with the en-passant square written in, which the
             // FEN parser accepts whether or not a capture is legal.
-            let mut fields: Vec<String> = next.fen(true).split(' ').map(String::from).collect();
+            let mut fields: Vec<String> = next
+                .fen_with(CastlingMode::Chess960)
+                .split(' ')
+                .map(String::from)
+                .collect();
             fields[3] = passed.to_string();
             let with_ep = Position::from_fen(&fields.join(" ")).expect("a valid FEN");
             let legal_capture = pseudo_legal_moves(&with_ep)
                 .into_iter()
                 .any(|m| m.kind() == MoveKind::EnPassant && slow_is_legal(&with_ep, m));
-            let fen = pos.fen(true);
+            let fen = pos.fen_with(CastlingMode::Chess960);
             assert_eq!(
                 next.ep_square(),
                 legal_capture.then_some(passed),
@@ -226,7 +246,12 @@ fn captures_are_exactly_the_captures_and_promotions_among_legal_moves() {
             })
             .collect();
         let captures = pos.legal_captures();
-        assert_eq!(sorted(&captures), sorted(&expected), "{}", pos.fen(true));
+        assert_eq!(
+            sorted(&captures),
+            sorted(&expected),
+            "{}",
+            pos.fen_with(CastlingMode::Chess960)
+        );
         en_passant += captures
             .iter()
             .filter(|m| m.kind() == MoveKind::EnPassant)

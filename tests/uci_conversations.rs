@@ -77,7 +77,7 @@ fn d_shows_board_fen_key_checkers_and_pins() {
 fn limited_searches_answer_a_legal_bestmove() {
     let mut e = Engine::start();
     let pos = Position::startpos();
-    let after = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    let after = pos.play(pos.parse_uci_move("e2e4").unwrap());
     e.send("position startpos moves e2e4");
     for go in [
         "go depth 3",

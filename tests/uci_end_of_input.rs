@@ -166,7 +166,7 @@ fn quit_stops_a_search_which_still_answers() {
         }
         let got = answers(&lines);
         let start = Position::startpos();
-        let pos = start.play(start.parse_uci_move("e2e4", false).unwrap());
+        let pos = start.play(start.parse_uci_move("e2e4").unwrap());
         assert_eq!(got.len(), 3, "{go}: {lines:?}");
         assert_legal_bestmove(&got[0]["bestmove ".len()..], &pos);
         assert_eq!(got[1], "info string perft stopped", "{lines:?}");

@@ -14,7 +14,7 @@ mod reference;
 #[path = "support/rng.rs"]
 mod rng;
 
-use movegen::{explain_move, Game, Move, Position, UciMove, STARTPOS_FEN};
+use movegen::{explain_move, CastlingMode, Game, Move, Position, UciMove, STARTPOS_FEN};
 use reference::slow_legal_moves;
 use rng::Rng;
 use std::collections::HashSet;
@@ -81,12 +81,12 @@ fn random_move(rng: &mut Rng, pos: &Position, all: &[Position]) -> Move {
 
 /// Random UCI-looking text: squares and promotion letters, sometimes a
 /// legal move's text with one character changed, sometimes junk.
-fn random_uci(rng: &mut Rng, pos: &Position, chess960: bool) -> String {
+fn random_uci(rng: &mut Rng, pos: &Position) -> String {
     const CHARS: &[u8] = b"abcdefghi0123456789nbrqkpNBRQK -";
     let legal = pos.legal_moves();
     let mut text: Vec<u8> = if rng.below(2) == 0 && !legal.is_empty() {
         legal[rng.below(legal.len())]
-            .to_uci(chess960)
+            .to_uci(pos.castling_mode())
             .to_string()
             .into_bytes()
     } else {
@@ -141,12 +141,16 @@ struct Checker {
 impl Checker {
     fn check(&mut self, pos: &Position, how: &str) {
         self.accepted += 1;
-        let fen = pos.fen(true);
+        let fen = pos.fen_with(CastlingMode::Chess960);
         if !self.seen.insert(fen.clone()) {
             return;
         }
         let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{how}: {fen}: {e}"));
-        assert_eq!(back.fen(true), fen, "{how}: FEN round trip");
+        assert_eq!(
+            back.fen_with(CastlingMode::Chess960),
+            fen,
+            "{how}: FEN round trip"
+        );
         assert_eq!(back.key(), pos.key(), "{how}: key after parsing {fen}");
         assert_eq!(pos.key(), pos.compute_key(), "{how}: incremental key {fen}");
         assert_eq!(
@@ -173,7 +177,10 @@ fn run(cases: usize, seed: u64) {
     let mut done = 0;
     while done < cases {
         let pos = all[rng.below(all.len())];
-        let chess960 = rng.below(2) == 0;
+        // Either notation, where the castling rights allow standard's.
+        let mode = CastlingMode::from_chess960(rng.below(2) == 0);
+        let pos = pos.with_castling_mode(mode).unwrap_or(pos);
+        let mode = pos.castling_mode();
         let mv = random_move(&mut rng, &pos, &all);
         let legal = pos.legal_moves().contains(&mv);
         assert_eq!(pos.is_legal(mv), legal, "is_legal({mv:?}) in {pos}");
@@ -184,7 +191,7 @@ fn run(cases: usize, seed: u64) {
             mv.king_destination(),
             mv.to_string(),
         );
-        let _ = mv.to_uci(chess960).to_string();
+        let _ = mv.to_uci(mode).to_string();
         match pos.try_play(mv) {
             Ok(next) => {
                 assert!(legal, "try_play accepted {mv:?} in {pos}");
@@ -197,20 +204,20 @@ fn run(cases: usize, seed: u64) {
         assert_eq!(game.play(mv).is_ok(), legal, "Game::play({mv:?}) in {pos}");
         checker.check(game.position(), "Game::play");
 
-        let uci = random_uci(&mut rng, &pos, chess960);
-        if let Ok(found) = pos.parse_uci_move(&uci, chess960) {
+        let uci = random_uci(&mut rng, &pos);
+        if let Ok(found) = pos.parse_uci_move(&uci) {
             checker.check(&pos.play(found), "parse_uci_move");
         }
         if let Ok(parsed) = uci.parse::<UciMove>() {
-            if let Ok(found) = parsed.to_move(&pos, chess960) {
+            if let Ok(found) = parsed.to_move(&pos) {
                 assert!(pos.is_legal(found), "UciMove::to_move {uci} in {pos}");
             }
         }
-        if let Ok(found) = explain_move(&pos, &uci, chess960) {
+        if let Ok(found) = explain_move(&pos, &uci) {
             checker.check(&pos.play(found), "explain_move");
         }
         let mut game = Game::new(pos);
-        if game.play_uci(&uci, chess960).is_ok() {
+        if game.play_uci(&uci).is_ok() {
             checker.check(game.position(), "Game::play_uci");
         }
 

@@ -7,7 +7,7 @@ mod progress;
 mod units;
 
 use clap::{Parser, Subcommand};
-use movegen::{Position, STARTPOS_FEN};
+use movegen::{CastlingMode, Position, STARTPOS_FEN};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -32,7 +32,9 @@ enum Cmd {
         /// Position (default: the start position).
         #[arg(long, default_value = STARTPOS_FEN)]
         fen: String,
-        /// Castling in king-takes-rook notation (Chess960).
+        /// Castling in king-takes-rook notation (Chess960); a FEN whose
+        /// castling only Chess960 can write (king off the e-file, a rook off
+        /// the a- or h-file, Shredder-FEN letters) uses it anyway.
         #[arg(long)]
         chess960: bool,
         /// Write the moves in SAN (`Nf3`, `exd6`, `O-O`) instead of UCI.
@@ -120,7 +122,8 @@ struct PerftCmd {
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
-    /// Castling in king-takes-rook notation (Chess960).
+    /// Castling in king-takes-rook notation (Chess960); a FEN whose castling
+    /// only Chess960 can write uses it anyway.
     #[arg(long)]
     chess960: bool,
     /// Threads to share the work (split two plies below the root).
@@ -233,13 +236,15 @@ struct PerftArgs {
 }
 
 fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
-    let pos = parse_fen(fen)?;
+    let pos = with_notation(parse_fen(fen)?, args.chess960);
     let hash = (args.hash_mb > 0).then(|| movegen::perft::PerftHash::new(args.hash_mb));
     let start = Instant::now();
     let mut progress = progress::Progress::start(pos.legal_moves().len());
     let div =
         movegen::perft::divide_streamed(&pos, args.depth, args.threads, hash.as_ref(), |mv, n| {
-            let line = args.divide.then(|| uci::divide_line(mv, n, args.chess960));
+            let line = args
+                .divide
+                .then(|| uci::divide_line(mv, n, pos.castling_mode()));
             progress.root_done(n, line);
         });
     progress.finish();
@@ -254,13 +259,24 @@ fn perft(fen: &str, args: PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `pos` with castling written king-takes-rook if `chess960`, else in the
+/// notation its FEN implies.
+fn with_notation(pos: Position, chess960: bool) -> Position {
+    if chess960 {
+        pos.with_castling_mode(CastlingMode::Chess960)
+            .expect("Chess960 notation can write any castling")
+    } else {
+        pos
+    }
+}
+
 fn moves(fen: &str, chess960: bool, san: bool) -> Result<(), String> {
-    let pos = parse_fen(fen)?;
+    let pos = with_notation(parse_fen(fen)?, chess960);
     for &mv in pos.legal_moves().iter() {
         if san {
             println!("{}", pos.san(mv).expect("a listed move is legal"));
         } else {
-            println!("{}", mv.to_uci(chess960));
+            println!("{}", mv.to_uci(pos.castling_mode()));
         }
     }
     Ok(())

@@ -140,7 +140,7 @@ impl Drop for Engine {
 pub fn assert_legal_bestmove(answer: &str, pos: &Position) {
     let mv = answer.split_whitespace().next().unwrap();
     assert!(
-        pos.parse_uci_move(mv, false).is_ok(),
+        pos.parse_uci_move(mv).is_ok(),
         "bestmove {answer} is not legal in {pos}"
     );
 }

@@ -2,7 +2,7 @@
 //! bitboards, the comparison of an expert's list with the generator, divide
 //! counts, bundled positions, and the line a saved case becomes.
 
-use movegen::{Bitboard, CastleSide, Color, File, Move, Position, Rank, Square};
+use movegen::{Bitboard, CastlingMode, Color, Move, Position, Square};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -33,27 +33,19 @@ pub fn hex(bb: Bitboard) -> String {
 /// Whether castling needs Chess960 notation here: a right whose king or rook
 /// is not on its standard square.
 pub fn is_chess960(pos: &Position) -> bool {
-    Color::ALL.into_iter().any(|color| {
-        let back = if color == Color::White {
-            Rank::First
-        } else {
-            Rank::Eighth
-        };
-        CastleSide::ALL.into_iter().any(|side| {
-            pos.castle_rook(color, side).is_some_and(|rook| {
-                let file = if side == CastleSide::Short {
-                    File::H
-                } else {
-                    File::A
-                };
-                rook != Square::new(file, back) || pos.king(color) != Square::new(File::E, back)
-            })
-        })
-    })
+    pos.with_castling_mode(CastlingMode::Standard).is_none()
+}
+
+/// `pos` with castling written in Chess960 notation if `chess960`, else in
+/// standard notation where its rights allow it (the page turns `chess960`
+/// on for positions that need it, see [`is_chess960`]).
+pub fn with_mode(pos: &Position, chess960: bool) -> Position {
+    pos.with_castling_mode(CastlingMode::from_chess960(chess960))
+        .unwrap_or(*pos)
 }
 
 fn uci(mv: Move, chess960: bool) -> String {
-    mv.to_uci(chess960).to_string()
+    mv.to_uci(CastlingMode::from_chess960(chess960)).to_string()
 }
 
 fn board(pos: &Position) -> Vec<String> {
@@ -106,7 +98,7 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
         .iter()
         .map(|p| json!({"pinned": p.pinned.to_string(), "pinner": p.pinner.to_string(), "ray": hex(p.ray)}))
         .collect();
-    let fen = pos.fen(chess960);
+    let fen = pos.fen_with(CastlingMode::from_chess960(chess960));
     let mut fields = fen.split(' ');
     json!({
         "fen": fen,
@@ -154,7 +146,7 @@ pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> Verdict {
         repeated: Vec::new(),
     };
     for claim in claims {
-        match movegen::explain_move(pos, claim, chess960) {
+        match movegen::explain_move(&crate::gui::api::with_mode(pos, chess960), claim) {
             Ok(mv) if seen.insert(mv) => verdict.found.push(uci(mv, chess960)),
             Ok(_) => verdict.repeated.push(claim.clone()),
             Err(why) => {

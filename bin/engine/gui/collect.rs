@@ -4,6 +4,7 @@
 use super::http::{param, Call, Reply, Router};
 use super::{api, position_param};
 use axum::http::Method;
+use movegen::CastlingMode;
 use serde::Deserialize;
 use serde_json::json;
 use std::fs::OpenOptions;
@@ -63,7 +64,7 @@ fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
     }
     let (pos, chess960) = position_param(&params)?;
     let verdict = api::judge(&pos, &moves, chess960);
-    let line = verdict.case_line(&pos.fen(chess960), &moves);
+    let line = verdict.case_line(&pos.fen_with(CastlingMode::from_chess960(chess960)), &moves);
     let written = OpenOptions::new()
         .create(true)
         .append(true)

@@ -27,7 +27,7 @@ mod server;
 
 use axum::http::Method;
 use http::{param, Reply, Router, Site};
-use movegen::Position;
+use movegen::{CastlingMode, Position};
 use serde_json::json;
 use std::io::Write;
 use std::net::IpAddr;
@@ -116,7 +116,8 @@ async fn serve(
     let (closing_tx, closing) = watch::channel(false);
     let mut router = Router::default();
     let cases_file = options.cases.as_ref().map(|p| p.display().to_string());
-    page_routes(&mut router, start.fen(api::is_chess960(&start)), cases_file);
+    let chess960 = CastlingMode::from_chess960(api::is_chess960(&start));
+    page_routes(&mut router, start.fen_with(chess960), cases_file);
     collect::register(&mut router, options.cases);
     explore::register(&mut router);
     crowd::register(&mut router, Arc::clone(&crowd), closing.clone());

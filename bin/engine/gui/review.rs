@@ -18,7 +18,7 @@ use axum::extract::Query;
 use axum::http::Method;
 use axum::response::IntoResponse;
 use movegen::pgn::{read_games, write_game, PgnGame};
-use movegen::{Color, Position};
+use movegen::{CastlingMode, Color, Position};
 use search::annotate::{review_game, white_view, PositionEval, ReviewStop, Step};
 use search::review::{expected_score, Judgement, Verdict};
 use search::{wdl_material, Limits, Score, SearchControl, Searcher};
@@ -256,8 +256,8 @@ fn initial_state(game: &PgnGame, depth: u32) -> State {
             pos = pos.play_unchecked(node.mv);
             json!({
                 "san": san,
-                "uci": node.mv.to_uci(chess960).to_string(),
-                "fen": pos.fen(chess960),
+                "uci": node.mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(),
+                "fen": pos.fen_with(CastlingMode::from_chess960(chess960)),
                 "side": if mover == Color::White { "white" } else { "black" },
             })
         })
@@ -269,7 +269,7 @@ fn initial_state(game: &PgnGame, depth: u32) -> State {
     State {
         depth,
         tags: json!(tags),
-        start_fen: game.start.fen(chess960),
+        start_fen: game.start.fen_with(CastlingMode::from_chess960(chess960)),
         chess960,
         moves,
         evals: Vec::new(),
@@ -362,7 +362,7 @@ fn eval_json(pos: &Position, eval: &PositionEval, chess960: bool) -> Value {
         }
     };
     let best = eval.best.as_ref().map(|(mv, _)| {
-        json!({ "uci": mv.to_uci(chess960).to_string(), "san": pos.san(*mv).map(|s| s.to_string()).unwrap_or_default() })
+        json!({ "uci": mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(), "san": pos.san(*mv).map(|s| s.to_string()).unwrap_or_default() })
     });
     json!({ "white": white, "eval": text, "best": best })
 }

@@ -1,6 +1,7 @@
 //! Positions put together in code, checked as a FEN would be.
 
 use crate::castling::CastleSide;
+use crate::castling_mode::CastlingMode;
 use crate::fen::FenError;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
@@ -23,7 +24,7 @@ use core::fmt::Write as _;
 ///     .piece(Square::E8, Color::Black, Piece::King)
 ///     .castling(Color::White, CastleSide::Short)
 ///     .build()?;
-/// assert_eq!(pos.fen(false), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+/// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
 /// // Without a black king the position is refused, with the FEN's error.
 /// let no_king = PositionBuilder::new().piece(Square::E1, Color::White, Piece::King).build();
 /// assert!(no_king.is_err());
@@ -37,6 +38,7 @@ pub struct PositionBuilder {
     ep: Option<Square>,
     halfmove: u32,
     fullmove: u32,
+    castling_mode: CastlingMode,
 }
 
 impl Default for PositionBuilder {
@@ -61,6 +63,7 @@ impl PositionBuilder {
             ep: None,
             halfmove: 0,
             fullmove: 1,
+            castling_mode: CastlingMode::Standard,
         }
     }
 
@@ -90,6 +93,7 @@ impl PositionBuilder {
         builder.ep = pos.ep_square();
         builder.halfmove = pos.halfmove_clock();
         builder.fullmove = pos.fullmove_number();
+        builder.castling_mode = pos.castling_mode();
         builder
     }
 
@@ -209,6 +213,30 @@ impl PositionBuilder {
         self
     }
 
+    /// Writes castling in `mode` ([`Position::castling_mode`]): `Chess960`
+    /// always; `Standard`, the default, where the castling rights allow it
+    /// (a king or rook off the standard squares makes the position Chess960,
+    /// as its FEN would).
+    ///
+    /// ```
+    /// use movegen::{CastleSide, CastlingMode, Color, Piece, PositionBuilder, Square};
+    ///
+    /// let builder = PositionBuilder::new()
+    ///     .piece(Square::E1, Color::White, Piece::King)
+    ///     .piece(Square::H1, Color::White, Piece::Rook)
+    ///     .piece(Square::E8, Color::Black, Piece::King)
+    ///     .castling(Color::White, CastleSide::Short);
+    /// assert_eq!(builder.build()?.castling_mode(), CastlingMode::Standard);
+    /// let pos = builder.castling_mode(CastlingMode::Chess960).build()?;
+    /// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K2R w H - 0 1");
+    /// # Ok::<(), movegen::FenError>(())
+    /// ```
+    pub fn castling_mode(mut self, mode: CastlingMode) -> PositionBuilder {
+        self.castling_mode = mode;
+        self
+    }
+
     /// The position, checked by the rules of [`Position::from_fen`].
     ///
     /// # Errors
@@ -225,7 +253,8 @@ impl PositionBuilder {
     /// assert_eq!(pawn_on_rank_1, Err(FenError::PawnOnBackRank(Square::A1)));
     /// ```
     pub fn build(&self) -> Result<Position, FenError> {
-        Position::from_fen(&self.fen())
+        let pos = Position::from_fen(&self.fen())?;
+        Ok(pos.with_castling_mode(self.castling_mode).unwrap_or(pos))
     }
 
     /// The builder's contents as a FEN.

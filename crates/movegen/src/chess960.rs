@@ -1,6 +1,7 @@
 //! Chess960 start positions by Scharnagl's number (0-959; 518 is the
 //! standard position).
 
+use crate::castling_mode::CastlingMode;
 use crate::piece::Piece;
 use crate::position::Position;
 use alloc::{format, string::String};
@@ -56,16 +57,24 @@ fn back_rank(number: u32) -> [Piece; 8] {
 
 impl Position {
     /// The Chess960 start position numbered `number` in Scharnagl's scheme
-    /// (0 to 959; 518 is the standard start), with all four castling rights,
-    /// or `None` for a number above 959.
+    /// (0 to 959; 518 is the standard start), with all four castling rights
+    /// and [`CastlingMode::Chess960`] (even for 518, so its castling is
+    /// written `e1h1`), or `None` for a number above 959.
     ///
     /// ```
-    /// use movegen::Position;
+    /// use movegen::{CastlingMode, Position};
     ///
-    /// assert_eq!(Position::chess960(518), Some(Position::startpos()));
     /// let first = Position::chess960(0).unwrap();
-    /// assert_eq!(first.fen(true), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// assert_eq!(first.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// assert_eq!(first.castling_mode(), CastlingMode::Chess960);
+    ///
+    /// let standard = Position::chess960(518).unwrap();
+    /// assert_eq!(standard, Position::startpos()); // equal: the mode is notation
+    /// assert_eq!(standard.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(Position::chess960(960), None);
     /// ```
+    ///
+    /// [`CastlingMode::Chess960`]: crate::CastlingMode::Chess960
     pub fn chess960(number: u32) -> Option<Position> {
         if number > 959 {
             return None;
@@ -76,7 +85,8 @@ impl Position {
             .collect();
         let black = white.to_ascii_lowercase();
         let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1");
-        Some(Position::from_fen(&fen).expect("every Chess960 start position is a valid FEN"))
+        let pos = Position::from_fen(&fen).expect("every Chess960 start position is a valid FEN");
+        pos.with_castling_mode(CastlingMode::Chess960)
     }
 }
 
@@ -109,6 +119,22 @@ mod tests {
         }
         assert_eq!(Position::chess960(518), Some(Position::startpos()));
         assert_eq!(Position::chess960(960), None);
+    }
+
+    #[test]
+    fn every_start_is_chess960_and_its_fen_keeps_the_mode() {
+        for n in [0, 518, 959] {
+            let pos = Position::chess960(n).unwrap();
+            assert_eq!(pos.castling_mode(), CastlingMode::Chess960, "{n}");
+            let back = Position::from_fen(&pos.fen()).unwrap();
+            assert_eq!(back.castling_mode(), CastlingMode::Chess960, "{n}");
+            assert_eq!(back.fen(), pos.fen(), "{n}");
+        }
+        let standard = Position::chess960(518).unwrap();
+        assert_eq!(
+            standard.fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use crate::attacks::{between, king_attacks, knight_attacks, line, pawn_attacks};
 use crate::bitboard::Bitboard;
 use crate::castling::CastleSide;
+use crate::castling_mode::CastlingMode;
 use crate::masks::piece_attacks;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
@@ -26,9 +27,9 @@ use core::fmt;
 /// use movegen::{explain_move, Illegal, Position, Square};
 ///
 /// let pos = Position::startpos();
-/// assert_eq!(explain_move(&pos, "e3e4", false), Err(Illegal::NoPiece(Square::E3)));
-/// assert_eq!(explain_move(&pos, "e2e", false), Err(Illegal::Malformed));
-/// assert!(matches!(explain_move(&pos, "e7e5", false), Err(Illegal::NotYourTurn(Square::E7, _))));
+/// assert_eq!(explain_move(&pos, "e3e4"), Err(Illegal::NoPiece(Square::E3)));
+/// assert_eq!(explain_move(&pos, "e2e"), Err(Illegal::Malformed));
+/// assert!(matches!(explain_move(&pos, "e7e5"), Err(Illegal::NotYourTurn(Square::E7, _))));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Illegal {
@@ -85,7 +86,7 @@ pub enum Illegal {
 /// use movegen::{explain_move, Position, Reason};
 ///
 /// let pos = Position::startpos();
-/// let illegal = explain_move(&pos, "e7e5", false).unwrap_err();
+/// let illegal = explain_move(&pos, "e7e5").unwrap_err();
 /// let reason: Reason = illegal.reason(&pos);
 /// assert_eq!(reason.to_string(), "the pawn on e7 belongs to Black, but it is White to move");
 /// ```
@@ -215,7 +216,7 @@ impl Illegal {
     /// use movegen::{explain_move, Position};
     ///
     /// let pos = Position::startpos();
-    /// let illegal = explain_move(&pos, "d3d4", false).unwrap_err();
+    /// let illegal = explain_move(&pos, "d3d4").unwrap_err();
     /// assert_eq!(illegal.reason(&pos).to_string(), "there is no piece on d3");
     /// ```
     pub fn reason(self, position: &Position) -> Reason<'_> {
@@ -226,8 +227,9 @@ impl Illegal {
     }
 }
 
-/// The legal move written `text` in UCI notation (castling as in
-/// [`Position::parse_uci_move`]), or why there is none.
+/// The legal move written `text` in UCI notation (castling read in the
+/// position's [`CastlingMode`], as [`Position::parse_uci_move`] does), or
+/// why there is none.
 ///
 /// # Errors
 /// The first rule the claimed move breaks, as an [`Illegal`].
@@ -240,14 +242,14 @@ impl Illegal {
 /// // The knight on c3 is pinned by the bishop on b4.
 /// let pos = Position::from_fen("rnbqk1nr/pppp1ppp/4p3/8/1b1PP3/2N5/PPP2PPP/R1BQKBNR w KQkq - 2 3")
 ///     .unwrap();
-/// assert_eq!(explain_move(&pos, "c3e2", false), Err(Illegal::Pinned(Square::C3, Square::B4)));
-/// assert_eq!(explain_move(&pos, "g1e2", false).unwrap().to_string(), "g1e2");
+/// assert_eq!(explain_move(&pos, "c3e2"), Err(Illegal::Pinned(Square::C3, Square::B4)));
+/// assert_eq!(explain_move(&pos, "g1e2").unwrap().to_string(), "g1e2");
 /// ```
-pub fn explain_move(pos: &Position, text: &str, chess960: bool) -> Result<Move, Illegal> {
-    match pos.parse_uci_move(text, chess960) {
+pub fn explain_move(pos: &Position, text: &str) -> Result<Move, Illegal> {
+    match pos.parse_uci_move(text) {
         Ok(mv) => Ok(mv),
         Err(crate::MoveError::Malformed) => Err(Illegal::Malformed),
-        Err(crate::MoveError::Illegal) => Err(diagnose(pos, text, chess960)),
+        Err(crate::MoveError::Illegal) => Err(diagnose(pos, text)),
     }
 }
 
@@ -258,7 +260,7 @@ fn squares(text: &str) -> (Square, Square, Option<Piece>) {
     (parse(&text[0..2]), parse(&text[2..4]), promo)
 }
 
-fn diagnose(pos: &Position, text: &str, chess960: bool) -> Illegal {
+fn diagnose(pos: &Position, text: &str) -> Illegal {
     let (from, to, promo) = squares(text);
     let us = pos.side_to_move();
     let Some(piece) = pos.piece_on(from) else {
@@ -268,7 +270,7 @@ fn diagnose(pos: &Position, text: &str, chess960: bool) -> Illegal {
         return Illegal::NotYourTurn(from, !us);
     }
     if piece == Piece::King {
-        if let Some(side) = castle_attempt(pos, from, to, chess960) {
+        if let Some(side) = castle_attempt(pos, from, to) {
             // Onto a rook that is not the castling one: just our own piece.
             let other_rook = pos.pieces_of(us, Piece::Rook).has(to)
                 && pos.castle_rook(us, side).is_some_and(|rook| rook != to);
@@ -294,8 +296,8 @@ fn diagnose(pos: &Position, text: &str, chess960: bool) -> Illegal {
 }
 
 /// Whether a king move is meant as castling, and on which side: onto its own
-/// rook on its rank, or (standard notation) two files along its back rank.
-fn castle_attempt(pos: &Position, from: Square, to: Square, chess960: bool) -> Option<CastleSide> {
+/// rook on its rank, or (in standard notation) two files along its back rank.
+fn castle_attempt(pos: &Position, from: Square, to: Square) -> Option<CastleSide> {
     let us = pos.side_to_move();
     if from.rank() != to.rank() || from == to {
         return None;
@@ -312,7 +314,8 @@ fn castle_attempt(pos: &Position, from: Square, to: Square, chess960: bool) -> O
         Rank::Eighth
     };
     let two_files = (from.file().index() as i32 - to.file().index() as i32).abs() == 2;
-    (onto_rook || (!chess960 && two_files && from.rank() == back)).then_some(dir)
+    let kings_step = pos.castling_mode() == CastlingMode::Standard && two_files;
+    (onto_rook || (kings_step && from.rank() == back)).then_some(dir)
 }
 
 fn castling(pos: &Position, king: Square, side: CastleSide) -> Illegal {

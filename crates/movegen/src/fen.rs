@@ -3,6 +3,7 @@
 use crate::attacks::Magics;
 use crate::bitboard::Bitboard;
 use crate::castling::{lane_index, CastleSide, CastlingRights};
+use crate::castling_mode::CastlingMode;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
@@ -126,15 +127,30 @@ impl Position {
     /// side, as in X-FEN) and file letters (Shredder-FEN, `HAha`), so Chess960
     /// positions parse too.
     ///
+    /// The position's [`CastlingMode`] is `Chess960` when the castling field
+    /// can only be Chess960: a right whose king is off the e-file or whose
+    /// rook is off the a- or h-file, or a right written as a file letter
+    /// (Shredder-FEN, Chess960's own notation; so `HAha` reads back what
+    /// [`Position::fen`] writes for `Position::chess960(518)`). Otherwise it
+    /// is `Standard`; [`Position::with_castling_mode`] changes it.
+    ///
     /// # Errors
     /// A [`FenError`] naming the field and the problem.
     ///
     /// ```
     /// use movegen::{FenError, Position};
     ///
+    /// use movegen::CastlingMode;
+    ///
     /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
     /// assert_eq!(pos.count_moves(), 15);
+    /// assert_eq!(pos.castling_mode(), CastlingMode::Standard);
     /// assert_eq!(Position::from_fen("4k3/8/8/8/8/8/8/4K2R w"), Err(FenError::FieldCount(2)));
+    ///
+    /// // The king on f1 can only castle in Chess960.
+    /// let chess960 = Position::from_fen("4k3/8/8/8/8/8/8/5K1R w K - 0 1")?;
+    /// assert_eq!(chess960.castling_mode(), CastlingMode::Chess960);
+    /// assert_eq!(chess960.fen(), "4k3/8/8/8/8/8/8/5K1R w H - 0 1");
     /// # Ok::<(), FenError>(())
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
@@ -164,20 +180,53 @@ impl Position {
         pos.update_check_info::<Magics>();
         pos.reset_castling_squares();
         pos.key = pos.compute_key();
+        // Parsed already, so anything but `KQkq-` is a file letter.
+        let file_letters = fields[2].chars().any(|c| !"KQkq-".contains(c));
+        pos.castling_mode = if file_letters || pos.castling_needs_chess960() {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
         Ok(pos)
     }
 
-    /// The FEN, with castling in X-FEN form (`KQkq`, a file letter only for a
-    /// rook that is not the outermost) or, if `shredder`, as rook file letters.
+    /// The FEN, with castling written in the position's own
+    /// [`CastlingMode`]: `KQkq` in standard chess, the rooks' file letters
+    /// (Shredder-FEN, `HFhf`) in Chess960. [`Position::from_fen`] reads it
+    /// back to an equal position with the same mode whenever a castling
+    /// right is left.
     ///
     /// ```
     /// use movegen::Position;
     ///
-    /// let pos = Position::chess960(0).unwrap();
-    /// assert_eq!(pos.fen(false), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
-    /// assert_eq!(pos.fen(true), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// let chess960 = Position::chess960(0).unwrap();
+    /// let fen = chess960.fen();
+    /// assert_eq!(fen, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// assert_eq!(Position::from_fen(&fen).unwrap().fen(), fen);
+    /// assert_eq!(Position::startpos().fen(), movegen::STARTPOS_FEN);
     /// ```
-    pub fn fen(&self, shredder: bool) -> String {
+    pub fn fen(&self) -> String {
+        self.fen_with(self.castling_mode)
+    }
+
+    /// The FEN with castling written in `mode`, whatever the position's own:
+    /// `Standard` gives X-FEN (`KQkq`, and a file letter only for a rook that
+    /// is not the outermost on its side, which standard chess never needs);
+    /// `Chess960` gives Shredder-FEN (every right as its rook's file).
+    ///
+    /// ```
+    /// use movegen::{CastlingMode, Position};
+    ///
+    /// let pos = Position::chess960(0).unwrap();
+    /// let x_fen = pos.fen_with(CastlingMode::Standard);
+    /// assert_eq!(x_fen, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// assert_eq!(Position::from_fen(&x_fen).unwrap(), pos);
+    /// assert_eq!(
+    ///     Position::startpos().fen_with(CastlingMode::Chess960),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    /// );
+    /// ```
+    pub fn fen_with(&self, mode: CastlingMode) -> String {
         let mut out = String::with_capacity(90);
         for rank in Rank::ALL.into_iter().rev() {
             let mut gap = 0;
@@ -206,7 +255,7 @@ impl Position {
         } else {
             " b "
         });
-        let castling = self.castling_field(shredder);
+        let castling = self.castling_field(mode == CastlingMode::Chess960);
         out.push_str(if castling.is_empty() { "-" } else { &castling });
         match self.ep {
             Some(sq) => out.push_str(&format!(" {sq}")),
@@ -250,10 +299,10 @@ impl core::str::FromStr for Position {
     }
 }
 
-/// The FEN with X-FEN castling (plain `KQkq` for standard chess).
+/// The FEN, as [`Position::fen`] writes it (castling in the position's own mode).
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.fen(false))
+        f.write_str(&self.fen())
     }
 }
 

@@ -29,7 +29,7 @@ use core::fmt;
 ///
 /// let mut game = Game::new(Position::startpos());
 /// for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-///     game.play_uci(mv, false).unwrap();
+///     game.play_uci(mv).unwrap();
 /// }
 /// assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: Color::Black }));
 /// assert_eq!(game.outcome().unwrap().result(), "0-1");
@@ -110,7 +110,7 @@ impl fmt::Display for Outcome {
 ///
 /// let mut game = Game::new(Position::startpos());
 /// for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
-///     game.play_uci(mv, false).unwrap();
+///     game.play_uci(mv).unwrap();
 /// }
 /// // The start position is back, four plies later.
 /// let history = game.keys();
@@ -169,7 +169,7 @@ impl KeyHistory {
     /// let pos = Position::startpos();
     /// let mut history = KeyHistory::new();
     /// history.push(pos.key());
-    /// let next = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    /// let next = pos.play(pos.parse_uci_move("e2e4").unwrap());
     /// history.push(next.key());
     /// assert_eq!(history.as_slice(), &[pos.key(), next.key()]);
     /// ```
@@ -289,7 +289,7 @@ impl KeyHistory {
     /// let mut pos = start;
     /// for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
     ///     history.push(pos.key());
-    ///     pos = pos.play(pos.parse_uci_move(mv, false).unwrap());
+    ///     pos = pos.play(pos.parse_uci_move(mv).unwrap());
     /// }
     /// assert_eq!(pos.key(), start.key()); // the clocks differ
     /// assert!(history.repeats(pos.key(), pos.halfmove_clock(), 0));
@@ -406,7 +406,7 @@ impl Game {
     /// use movegen::{Game, Position};
     ///
     /// let mut game = Game::new(Position::startpos());
-    /// game.play_uci("e2e4", false).unwrap();
+    /// game.play_uci("e2e4").unwrap();
     /// assert_eq!(game.keys().as_slice(), &[Position::startpos().key()]);
     /// ```
     pub fn keys(&self) -> &KeyHistory {
@@ -423,7 +423,7 @@ impl Game {
     /// use movegen::{Game, Move, MoveError};
     ///
     /// let mut game = Game::default();
-    /// let e4 = game.position().parse_uci_move("e2e4", false)?;
+    /// let e4 = game.position().parse_uci_move("e2e4")?;
     /// game.play(e4)?;
     /// assert_eq!(game.play(e4), Err(MoveError::Illegal)); // Black to move now
     /// assert_eq!(game.play(Move::NULL), Err(MoveError::Illegal));
@@ -440,8 +440,9 @@ impl Game {
         Ok(())
     }
 
-    /// Plays the move written `text` in UCI notation (castling as
-    /// king-takes-rook if `chess960`, see [`Position::parse_uci_move`]).
+    /// Plays the move written `text` in UCI notation, castling read in the
+    /// current position's [`CastlingMode`](crate::CastlingMode) (see
+    /// [`Position::parse_uci_move`]).
     ///
     /// # Errors
     /// A [`MoveError`]; the game is unchanged.
@@ -450,13 +451,13 @@ impl Game {
     /// use movegen::{Game, MoveError};
     ///
     /// let mut game = Game::default();
-    /// game.play_uci("g1f3", false)?;
-    /// assert_eq!(game.play_uci("e2e4", false), Err(MoveError::Illegal));
-    /// assert_eq!(game.play_uci("e7e9", false), Err(MoveError::Malformed));
+    /// game.play_uci("g1f3")?;
+    /// assert_eq!(game.play_uci("e2e4"), Err(MoveError::Illegal));
+    /// assert_eq!(game.play_uci("e7e9"), Err(MoveError::Malformed));
     /// # Ok::<(), MoveError>(())
     /// ```
-    pub fn play_uci(&mut self, text: &str, chess960: bool) -> Result<Move, MoveError> {
-        let mv = self.position().parse_uci_move(text, chess960)?;
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.position().parse_uci_move(text)?;
         self.play(mv)?;
         Ok(mv)
     }
@@ -619,7 +620,7 @@ impl Game {
     /// let mut game = Game::new(Position::startpos());
     /// assert_eq!(game.outcome(), None);
     /// for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
-    ///     game.play_uci(mv, false).unwrap();
+    ///     game.play_uci(mv).unwrap();
     /// }
     /// assert_eq!(game.repetitions(), 3);
     /// assert_eq!(game.outcome(), Some(Outcome::Repetition));

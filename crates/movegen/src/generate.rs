@@ -562,7 +562,7 @@ impl Position {
     /// use movegen::{Move, Position};
     ///
     /// let pos = Position::startpos();
-    /// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+    /// let e4 = pos.parse_uci_move("e2e4").unwrap();
     /// assert!(pos.is_legal(e4));
     /// assert!(!pos.is_legal(Move::NULL));
     /// ```

@@ -29,14 +29,14 @@ impl Position {
     /// let pos = Position::startpos();
     /// let e4 = pos.parse_san("e4").unwrap();
     /// let next = pos.play(e4);
-    /// assert_eq!(next.fen(false), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// assert_eq!(next.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     /// ```
     #[inline]
     #[track_caller]
     pub fn play(&self, mv: Move) -> Position {
         match self.try_play(mv) {
             Ok(next) => next,
-            Err(_) => panic!("illegal move {mv:?} ({mv}) in {}", self.fen(true)),
+            Err(_) => panic!("illegal move {mv:?} ({mv}) in {}", self.fen()),
         }
     }
 
@@ -51,7 +51,7 @@ impl Position {
     /// use movegen::{Move, MoveError, Position};
     ///
     /// let pos = Position::startpos();
-    /// let nf3 = pos.parse_uci_move("g1f3", false).unwrap();
+    /// let nf3 = pos.parse_uci_move("g1f3").unwrap();
     /// assert!(pos.try_play(nf3).is_ok());
     /// // e1 takes h1 (castling) is not legal at the start.
     /// assert_eq!(pos.try_play(Move::from_bits(0x11c4)), Err(MoveError::Illegal));

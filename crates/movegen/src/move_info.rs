@@ -39,7 +39,7 @@ impl Position {
     /// use movegen::{Piece, Position};
     ///
     /// let pos = Position::startpos();
-    /// let nf3 = pos.parse_uci_move("g1f3", false).unwrap();
+    /// let nf3 = pos.parse_uci_move("g1f3").unwrap();
     /// assert_eq!(pos.moving_piece(nf3), Some(Piece::Knight));
     /// ```
     pub fn moving_piece(&self, mv: Move) -> Option<Piece> {
@@ -58,9 +58,9 @@ impl Position {
     /// use movegen::{Piece, Position};
     ///
     /// let pos: Position = "r3k2r/8/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
-    /// let exd5 = pos.parse_uci_move("e4d5", false).unwrap();
+    /// let exd5 = pos.parse_uci_move("e4d5").unwrap();
     /// assert_eq!(pos.captured(exd5), Some(Piece::Pawn));
-    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// let castle = pos.parse_uci_move("e1g1").unwrap();
     /// assert_eq!(pos.captured(castle), None);
     /// ```
     pub fn captured(&self, mv: Move) -> Option<Piece> {

@@ -1,5 +1,6 @@
 //! Moves and their UCI text, both ways.
 
+use crate::castling_mode::CastlingMode;
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::{File, Square};
@@ -13,11 +14,11 @@ use core::fmt;
 /// use movegen::{MoveKind, Piece, Position};
 ///
 /// let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-/// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+/// let castle = pos.parse_uci_move("e1g1").unwrap();
 /// assert_eq!(castle.kind(), MoveKind::Castle);
-/// let promo = pos.parse_uci_move("a7a8n", false).unwrap();
+/// let promo = pos.parse_uci_move("a7a8n").unwrap();
 /// assert_eq!(promo.kind(), MoveKind::Promotion(Piece::Knight));
-/// assert_eq!(pos.parse_uci_move("h1h2", false).unwrap().kind(), MoveKind::Normal);
+/// assert_eq!(pos.parse_uci_move("h1h2").unwrap().kind(), MoveKind::Normal);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MoveKind {
@@ -43,7 +44,7 @@ pub enum MoveKind {
 /// use movegen::{Move, MoveKind, Position, Square};
 ///
 /// let pos = Position::startpos();
-/// let mv: Move = pos.parse_uci_move("g1f3", false).unwrap();
+/// let mv: Move = pos.parse_uci_move("g1f3").unwrap();
 /// assert_eq!((mv.from(), mv.to()), (Square::G1, Square::F3));
 /// assert_eq!(mv, Move::new(Square::G1, Square::F3, MoveKind::Normal));
 /// assert_eq!(mv.to_string(), "g1f3");
@@ -106,7 +107,7 @@ impl Move {
     /// ```
     /// use movegen::{Position, Square};
     ///
-    /// let mv = Position::startpos().parse_uci_move("g1f3", false).unwrap();
+    /// let mv = Position::startpos().parse_uci_move("g1f3").unwrap();
     /// assert_eq!((mv.from(), mv.to()), (Square::G1, Square::F3));
     /// ```
     #[inline(always)]
@@ -120,7 +121,7 @@ impl Move {
     /// use movegen::{Position, Square};
     ///
     /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
-    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
+    /// let castle = pos.parse_uci_move("e1g1").unwrap();
     /// assert_eq!(castle.to(), Square::H1);
     /// assert_eq!(castle.king_destination(), Square::G1);
     /// ```
@@ -135,7 +136,7 @@ impl Move {
     /// use movegen::{MoveKind, Piece, Position};
     ///
     /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
-    /// let promo = pos.parse_uci_move("a7a8n", false).unwrap();
+    /// let promo = pos.parse_uci_move("a7a8n").unwrap();
     /// assert_eq!(promo.kind(), MoveKind::Promotion(Piece::Knight));
     /// ```
     #[inline(always)]
@@ -159,7 +160,7 @@ impl Move {
     /// use movegen::{Piece, Position};
     ///
     /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
-    /// assert_eq!(pos.parse_uci_move("a7a8q", false).unwrap().promotion(), Some(Piece::Queen));
+    /// assert_eq!(pos.parse_uci_move("a7a8q").unwrap().promotion(), Some(Piece::Queen));
     /// ```
     #[inline(always)]
     pub const fn promotion(self) -> Option<Piece> {
@@ -175,7 +176,7 @@ impl Move {
     /// use movegen::Position;
     ///
     /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
-    /// assert!(pos.parse_uci_move("e1g1", false).unwrap().is_castle());
+    /// assert!(pos.parse_uci_move("e1g1").unwrap().is_castle());
     /// ```
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
@@ -187,7 +188,7 @@ impl Move {
     /// ```
     /// use movegen::{Move, Position};
     ///
-    /// let mv = Position::startpos().parse_uci_move("e2e4", false).unwrap();
+    /// let mv = Position::startpos().parse_uci_move("e2e4").unwrap();
     /// assert_eq!(Move::from_bits(mv.bits()), mv);
     /// ```
     pub const fn bits(self) -> u16 {
@@ -202,7 +203,7 @@ impl Move {
     /// use movegen::{Move, Position};
     ///
     /// let pos = Position::startpos();
-    /// let stored = pos.parse_uci_move("d2d4", false).unwrap().bits();
+    /// let stored = pos.parse_uci_move("d2d4").unwrap().bits();
     /// assert!(pos.is_legal(Move::from_bits(stored)));
     /// assert!(pos.try_play(Move::from_bits(0xffff)).is_err());
     /// ```
@@ -216,7 +217,7 @@ impl Move {
     /// use movegen::{Position, Square};
     ///
     /// let pos: Position = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1".parse().unwrap();
-    /// let castle = pos.parse_uci_move("e8c8", false).unwrap();
+    /// let castle = pos.parse_uci_move("e8c8").unwrap();
     /// assert_eq!(castle.king_destination(), Square::C8);
     /// ```
     pub fn king_destination(self) -> Square {
@@ -232,24 +233,27 @@ impl Move {
         }
     }
 
-    /// The move in UCI notation: castling as the king's step in standard chess
-    /// (`e1g1`) or as king-takes-rook when `chess960` (`e1h1`).
+    /// The move in UCI notation, castling written in `mode`: the king's step
+    /// in standard chess (`e1g1`), king-takes-rook in Chess960 (`e1h1`). A
+    /// move does not know its position, so the mode is given; it is usually
+    /// the position's own, [`Position::castling_mode`].
     ///
     /// ```
-    /// use movegen::Position;
+    /// use movegen::{CastlingMode, Position};
     ///
     /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
-    /// let castle = pos.parse_uci_move("e1g1", false).unwrap();
-    /// assert_eq!(castle.to_uci(false).to_string(), "e1g1");
-    /// assert_eq!(castle.to_uci(true).to_string(), "e1h1");
+    /// let castle = pos.parse_uci_move("e1g1").unwrap();
+    /// assert_eq!(castle.to_uci(pos.castling_mode()).to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(CastlingMode::Standard).to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(CastlingMode::Chess960).to_string(), "e1h1");
     /// ```
-    pub fn to_uci(self, chess960: bool) -> UciMove {
+    pub fn to_uci(self, mode: CastlingMode) -> UciMove {
         if self == Move::NULL {
             return UciMove::Null;
         }
         UciMove::Normal {
             from: self.from(),
-            to: if chess960 {
+            to: if mode == CastlingMode::Chess960 {
                 self.to()
             } else {
                 self.king_destination()
@@ -271,8 +275,8 @@ impl Move {
 ///
 /// let pos = Position::startpos();
 /// let uci: UciMove = "g1f3".parse().unwrap();
-/// let mv = uci.to_move(&pos, false).unwrap();
-/// assert_eq!(mv.to_uci(false), uci);
+/// let mv = uci.to_move(&pos).unwrap();
+/// assert_eq!(mv.to_uci(pos.castling_mode()), uci);
 /// assert_eq!(uci.to_string(), "g1f3");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -291,9 +295,10 @@ pub enum UciMove {
 }
 
 impl UciMove {
-    /// The legal move of `pos` this text names. Castling is accepted as the
-    /// king's two-square step (`e1g1`) unless `chess960`, and always as
-    /// king-takes-own-rook (`e1h1`).
+    /// The legal move of `pos` this text names, castling read in the
+    /// position's [`CastlingMode`]: as king-takes-own-rook (`e1h1`) in
+    /// either mode, and also as the king's two-square step (`e1g1`) in
+    /// `Standard` (in Chess960 that text is a king move, if legal).
     ///
     /// # Errors
     /// [`MoveError::Illegal`] if no legal move matches (the null move never does).
@@ -305,11 +310,11 @@ impl UciMove {
     ///
     /// let pos = Position::startpos();
     /// let text: UciMove = "e2e4".parse().unwrap();
-    /// assert_eq!(text.to_move(&pos, false).unwrap().to_string(), "e2e4");
+    /// assert_eq!(text.to_move(&pos).unwrap().to_string(), "e2e4");
     /// let illegal: UciMove = "e2e5".parse().unwrap();
-    /// assert_eq!(illegal.to_move(&pos, false), Err(MoveError::Illegal));
+    /// assert_eq!(illegal.to_move(&pos), Err(MoveError::Illegal));
     /// ```
-    pub fn to_move(self, pos: &Position, chess960: bool) -> Result<Move, MoveError> {
+    pub fn to_move(self, pos: &Position) -> Result<Move, MoveError> {
         let UciMove::Normal {
             from,
             to,
@@ -318,13 +323,14 @@ impl UciMove {
         else {
             return Err(MoveError::Illegal);
         };
+        let kings_step = pos.castling_mode() == CastlingMode::Standard;
         pos.legal_moves()
             .iter()
             .copied()
             .find(|mv| {
                 mv.from() == from
                     && mv.promotion() == promotion
-                    && (mv.to() == to || (!chess960 && mv.king_destination() == to))
+                    && (mv.to() == to || (kings_step && mv.king_destination() == to))
             })
             .ok_or(MoveError::Illegal)
     }
@@ -378,7 +384,7 @@ impl core::str::FromStr for UciMove {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.to_uci(false).fmt(f)
+        self.to_uci(CastlingMode::Standard).fmt(f)
     }
 }
 
@@ -390,8 +396,8 @@ impl fmt::Display for Move {
 /// use movegen::{MoveError, Position};
 ///
 /// let pos = Position::startpos();
-/// assert_eq!(pos.parse_uci_move("e2-e4", false), Err(MoveError::Malformed));
-/// assert_eq!(pos.parse_uci_move("e1e2", false), Err(MoveError::Illegal));
+/// assert_eq!(pos.parse_uci_move("e2-e4"), Err(MoveError::Malformed));
+/// assert_eq!(pos.parse_uci_move("e1e2"), Err(MoveError::Illegal));
 /// assert_eq!(MoveError::Illegal.to_string(), "not a legal move in this position");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -414,9 +420,9 @@ impl fmt::Display for MoveError {
 impl core::error::Error for MoveError {}
 
 impl Position {
-    /// Finds the legal move written `text` in UCI notation. Castling is accepted
-    /// as the king's two-square step (`e1g1`) unless `chess960`, and always as
-    /// king-takes-own-rook (`e1h1`).
+    /// Finds the legal move written `text` in UCI notation, castling read in
+    /// the position's [`CastlingMode`] (see [`UciMove::to_move`]): `e1g1` or
+    /// `e1h1` in standard chess, only `e1h1` in Chess960.
     ///
     /// # Errors
     /// [`MoveError::Malformed`] if `text` is not UCI move syntax,
@@ -425,16 +431,18 @@ impl Position {
     /// # Examples
     ///
     /// ```
-    /// use movegen::{MoveKind, Position};
+    /// use movegen::{CastlingMode, MoveKind, Position};
     ///
     /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-    /// let short = pos.parse_uci_move("e1g1", false).unwrap();
+    /// let short = pos.parse_uci_move("e1g1").unwrap();
     /// assert_eq!(short.kind(), MoveKind::Castle);
-    /// assert_eq!(pos.parse_uci_move("e1h1", false), Ok(short)); // king takes rook
-    /// assert!(pos.parse_uci_move("e1g1", true).is_err()); // Chess960: a king step
+    /// assert_eq!(pos.parse_uci_move("e1h1"), Ok(short)); // king takes rook
+    /// let chess960 = pos.with_castling_mode(CastlingMode::Chess960).unwrap();
+    /// assert!(chess960.parse_uci_move("e1g1").is_err()); // Chess960: a king step
+    /// assert_eq!(chess960.parse_uci_move("e1h1"), Ok(short));
     /// ```
-    pub fn parse_uci_move(&self, text: &str, chess960: bool) -> Result<Move, MoveError> {
-        text.parse::<UciMove>()?.to_move(self, chess960)
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
+        text.parse::<UciMove>()?.to_move(self)
     }
 }
 
@@ -469,8 +477,8 @@ mod tests {
         let long = Move::new(sq("e8"), sq("a8"), MoveKind::Castle);
         assert_eq!(short.to_string(), "e1g1");
         assert_eq!(long.to_string(), "e8c8");
-        assert_eq!(short.to_uci(true).to_string(), "e1h1");
-        assert_eq!(long.to_uci(true).to_string(), "e8a8");
+        assert_eq!(short.to_uci(CastlingMode::Chess960).to_string(), "e1h1");
+        assert_eq!(long.to_uci(CastlingMode::Chess960).to_string(), "e8a8");
         let promo = Move::new(sq("e7"), sq("e8"), MoveKind::Promotion(Piece::Queen));
         assert_eq!(promo.to_string(), "e7e8q");
         assert_eq!(Move::NULL.to_string(), "0000");
@@ -486,7 +494,7 @@ mod tests {
             assert_eq!(bad.parse::<UciMove>(), Err(MoveError::Malformed), "{bad}");
         }
         let pos = Position::startpos();
-        assert_eq!(UciMove::Null.to_move(&pos, false), Err(MoveError::Illegal));
-        assert_eq!(pos.parse_uci_move("0000", false), Err(MoveError::Illegal));
+        assert_eq!(UciMove::Null.to_move(&pos), Err(MoveError::Illegal));
+        assert_eq!(pos.parse_uci_move("0000"), Err(MoveError::Illegal));
     }
 }

@@ -6,7 +6,7 @@ use core::fmt;
 use core::str::FromStr;
 
 /// The text was not the name of what was asked for: a colour, a piece, a
-/// file or a rank (the field names which).
+/// file, a rank or a castling mode (the field names which).
 ///
 /// ```
 /// use movegen::{Color, ParseNameError};

@@ -6,6 +6,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
+use crate::castling_mode::CastlingMode;
 use crate::piece::{Color, Piece};
 use crate::square::{File, Rank, Square};
 use crate::zobrist;
@@ -17,6 +18,12 @@ use crate::zobrist;
 /// starting files need nothing special. Moves are applied by copy-make:
 /// [`Position::play`] returns the next position and leaves this one untouched.
 ///
+/// A position also keeps its [`CastlingMode`], which says how castling is
+/// written (UCI text and FEN) and nothing else. So equality (`==`), `Hash`
+/// and [`Position::key`] leave it out: `Position::chess960(518)` equals
+/// `Position::startpos()`, though one writes `e1h1` where the other writes
+/// `e1g1`.
+///
 /// # Examples
 ///
 /// ```
@@ -25,12 +32,12 @@ use crate::zobrist;
 /// let pos = Position::startpos();
 /// assert_eq!(pos.side_to_move(), Color::White);
 /// assert_eq!(pos.legal_moves().len(), 20);
-/// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+/// let e4 = pos.parse_uci_move("e2e4").unwrap();
 /// let next = pos.play(e4);
 /// assert_eq!(next.piece_on(Square::E4), Some(Piece::Pawn));
 /// assert_eq!(pos.piece_on(Square::E4), None); // copy-make: `pos` is unchanged
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 pub struct Position {
     pub(crate) pieces: [Bitboard; 6],
     pub(crate) colors: [Bitboard; 2],
@@ -49,6 +56,32 @@ pub struct Position {
     pub(crate) key: u64,
     pub(crate) checkers: Bitboard,
     pub(crate) pinned: Bitboard,
+    /// How castling is written; one byte in what was padding, so a
+    /// `Position` stays 120 bytes on 64-bit targets.
+    pub(crate) castling_mode: CastlingMode,
+}
+
+/// The position a FEN describes: pieces, side to move, castling rights and
+/// their rooks, en passant, clocks. Not compared: the castling mode (it is
+/// notation) and what is derived from the rest (key, checkers, pins) or
+/// left over from rights already lost.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        // The key first: different positions nearly always differ there.
+        self.key == other.key
+            && self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.side == other.side
+            && self.rights == other.rights
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && Color::ALL.into_iter().all(|color| {
+                CastleSide::ALL
+                    .into_iter()
+                    .all(|side| self.castle_rook(color, side) == other.castle_rook(color, side))
+            })
+    }
 }
 
 /// The FEN of the standard starting position.
@@ -59,7 +92,7 @@ pub struct Position {
 /// use movegen::{Position, STARTPOS_FEN};
 ///
 /// assert_eq!(Position::from_fen(STARTPOS_FEN).unwrap(), Position::startpos());
-/// assert_eq!(Position::startpos().fen(false), STARTPOS_FEN);
+/// assert_eq!(Position::startpos().fen(), STARTPOS_FEN);
 /// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -75,7 +108,7 @@ impl Position {
     /// ```
     /// use movegen::{Position, STARTPOS_FEN};
     ///
-    /// assert_eq!(Position::startpos().fen(false), STARTPOS_FEN);
+    /// assert_eq!(Position::startpos().fen(), STARTPOS_FEN);
     /// ```
     pub fn startpos() -> Position {
         Position::from_fen(STARTPOS_FEN).expect("the start position FEN is valid")
@@ -98,6 +131,7 @@ impl Position {
             key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
+            castling_mode: CastlingMode::Standard,
         }
     }
 

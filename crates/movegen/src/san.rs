@@ -30,7 +30,7 @@ use core::fmt;
 /// use movegen::Position;
 ///
 /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let castle = pos.parse_uci_move("e1c1", false).unwrap();
+/// let castle = pos.parse_uci_move("e1c1").unwrap();
 /// assert_eq!(pos.san(castle).unwrap().to_string(), "O-O-O");
 /// assert_eq!(pos.parse_san("0-0-0"), Ok(castle));
 /// ```
@@ -63,7 +63,7 @@ enum Body {
 /// use movegen::{Position, Suffix};
 ///
 /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-/// let mate = pos.san(pos.parse_uci_move("a1a8", false).unwrap()).unwrap();
+/// let mate = pos.san(pos.parse_uci_move("a1a8").unwrap()).unwrap();
 /// assert_eq!(mate.suffix(), Suffix::Mate);
 /// assert_eq!(mate.to_string(), "Ra8#");
 /// ```
@@ -86,9 +86,9 @@ impl San {
     /// use movegen::{Position, Suffix};
     ///
     /// let pos = Position::from_fen("6k1/8/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-    /// let check = pos.san(pos.parse_uci_move("a1a8", false).unwrap()).unwrap();
+    /// let check = pos.san(pos.parse_uci_move("a1a8").unwrap()).unwrap();
     /// assert_eq!(check.suffix(), Suffix::Check);
-    /// let quiet = pos.san(pos.parse_uci_move("a1a2", false).unwrap()).unwrap();
+    /// let quiet = pos.san(pos.parse_uci_move("a1a2").unwrap()).unwrap();
     /// assert_eq!(quiet.suffix(), Suffix::None);
     /// ```
     pub fn suffix(&self) -> Suffix {
@@ -105,10 +105,10 @@ impl San {
     /// // After 1. e4 d5: exd5 captures, e5 does not.
     /// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
     ///     .unwrap();
-    /// let take = pos.san(pos.parse_uci_move("e4d5", false).unwrap()).unwrap();
+    /// let take = pos.san(pos.parse_uci_move("e4d5").unwrap()).unwrap();
     /// assert!(take.is_capture());
     /// assert_eq!(take.to_string(), "exd5");
-    /// assert!(!pos.san(pos.parse_uci_move("e4e5", false).unwrap()).unwrap().is_capture());
+    /// assert!(!pos.san(pos.parse_uci_move("e4e5").unwrap()).unwrap().is_capture());
     /// ```
     pub fn is_capture(&self) -> bool {
         matches!(self.body, Body::Normal { capture: true, .. })
@@ -213,7 +213,7 @@ impl Position {
     /// use movegen::{Move, MoveError, Position};
     ///
     /// let pos = Position::startpos();
-    /// let nf3 = pos.parse_uci_move("g1f3", false)?;
+    /// let nf3 = pos.parse_uci_move("g1f3")?;
     /// assert_eq!(pos.san(nf3)?.to_string(), "Nf3");
     /// assert_eq!(pos.san(Move::NULL), Err(MoveError::Illegal));
     /// # Ok::<(), MoveError>(())

@@ -2,7 +2,7 @@
 //! reads and writes (a FEN, a UCI move, a square name), so the data stays
 //! readable and checked on the way in.
 
-use crate::{Position, Square, UciMove};
+use crate::{CastlingMode, Position, Square, UciMove};
 use alloc::borrow::Cow;
 use core::str::FromStr;
 use serde::de::{Deserialize, Deserializer, Error};
@@ -18,7 +18,8 @@ where
     text.parse().map_err(D::Error::custom)
 }
 
-/// As its FEN (X-FEN castling, as `Display` writes it).
+/// As its FEN ([`Position::fen`]: castling in the position's own mode, so a
+/// Chess960 position with a castling right left reads back as Chess960).
 impl Serialize for Position {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -42,6 +43,20 @@ impl Serialize for UciMove {
 /// From UCI text.
 impl<'de> Deserialize<'de> for UciMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<UciMove, D::Error> {
+        from_text(d)
+    }
+}
+
+/// As its name, `standard` or `chess960`.
+impl Serialize for CastlingMode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// From its name, in any case.
+impl<'de> Deserialize<'de> for CastlingMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CastlingMode, D::Error> {
         from_text(d)
     }
 }
@@ -75,7 +90,18 @@ mod tests {
         let back: Position =
             serde_json::from_str(&serde_json::to_string(&chess960).unwrap()).unwrap();
         assert_eq!(back, chess960);
-        let mv = pos.parse_uci_move("e1c1", false).unwrap().to_uci(false);
+        assert_eq!(back.castling_mode(), CastlingMode::Chess960);
+        let mode = serde_json::to_string(&CastlingMode::Chess960).unwrap();
+        assert_eq!(mode, "\"chess960\"");
+        assert_eq!(
+            serde_json::from_str(&mode).ok(),
+            Some(CastlingMode::Chess960)
+        );
+        assert!(serde_json::from_str::<CastlingMode>("\"960\"").is_err());
+        let mv = pos
+            .parse_uci_move("e1c1")
+            .unwrap()
+            .to_uci(CastlingMode::Standard);
         assert_eq!(serde_json::to_string(&mv).unwrap(), "\"e1c1\"");
         assert_eq!(serde_json::from_str::<UciMove>("\"e1c1\"").unwrap(), mv);
         let sq: Square = serde_json::from_str("\"h8\"").unwrap();

@@ -4,7 +4,7 @@
 //! path from) takes the exact square-by-square test. Expected moves were
 //! checked with python-chess.
 
-use movegen::Position;
+use movegen::{CastlingMode, Position};
 
 /// The castling moves of `fen`, in king-takes-rook notation.
 fn castles(fen: &str) -> Vec<String> {
@@ -12,7 +12,7 @@ fn castles(fen: &str) -> Vec<String> {
     pos.legal_moves()
         .iter()
         .filter(|mv| mv.is_castle())
-        .map(|mv| mv.to_uci(true).to_string())
+        .map(|mv| mv.to_uci(CastlingMode::Chess960).to_string())
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect()

@@ -2,28 +2,29 @@
 //! rejected claim gets a named reason: all from-to pairs (with promotion
 //! letters for pawns) in the suite positions and the positions one move on.
 
-use movegen::{explain_move, Illegal, Piece, Position, Square};
+use movegen::{explain_move, CastlingMode, Illegal, Piece, Position, Square};
 use std::collections::HashSet;
 
-fn suite(name: &str, limit: usize) -> Vec<(String, bool)> {
+fn suite(name: &str, limit: usize) -> Vec<(String, CastlingMode)> {
     let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let chess960 = name.contains("960");
+    let mode = CastlingMode::from_chess960(name.contains("960"));
     text.lines()
         .filter_map(|l| l.split(';').next())
         .map(str::trim)
         .filter(|f| !f.is_empty())
         .take(limit)
-        .map(|f| (f.to_string(), chess960))
+        .map(|f| (f.to_string(), mode))
         .collect()
 }
 
 /// Claims every move of the side to move's pieces could be written as.
-fn check_all_claims(pos: &Position, chess960: bool) -> usize {
+fn check_all_claims(pos: &Position) -> usize {
+    let mode = pos.castling_mode();
     let legal: HashSet<String> = pos
         .legal_moves()
         .iter()
-        .map(|m| m.to_uci(chess960).to_string())
+        .map(|m| m.to_uci(mode).to_string())
         .collect();
     let mut claims = 0;
     for from in pos.colored(pos.side_to_move()) {
@@ -37,11 +38,12 @@ fn check_all_claims(pos: &Position, chess960: bool) -> usize {
             for promo in promos {
                 let text = format!("{from}{to}{promo}");
                 claims += 1;
-                match explain_move(pos, &text, chess960) {
+                match explain_move(pos, &text) {
                     // Standard notation also takes castling as king-takes-rook.
                     Ok(mv) => assert!(
-                        mv.to_uci(chess960).to_string() == text
-                            || (mv.is_castle() && mv.to_uci(true).to_string() == text),
+                        mv.to_uci(mode).to_string() == text
+                            || (mv.is_castle()
+                                && mv.to_uci(CastlingMode::Chess960).to_string() == text),
                         "{pos} {text}: read as {mv}"
                     ),
                     Err(Illegal::Unexplained) => panic!("{pos} {text}: no reason found"),
@@ -60,10 +62,13 @@ fn every_claim_is_judged_like_the_generator_with_a_reason() {
     positions.extend(suite("perft_chess960.epd", 100));
     let mut claims = 0;
     let mut checked = 0;
-    for (fen, chess960) in &positions {
-        let root = Position::from_fen(fen).unwrap();
+    for (fen, mode) in &positions {
+        let root = Position::from_fen(fen)
+            .unwrap()
+            .with_castling_mode(*mode)
+            .unwrap();
         for pos in std::iter::once(root).chain(root.legal_moves().iter().map(|&m| root.play(m))) {
-            claims += check_all_claims(&pos, *chess960);
+            claims += check_all_claims(&pos);
             checked += 1;
         }
     }
@@ -81,7 +86,7 @@ fn other_side_and_empty_squares_are_named() {
         if pos.colored(pos.side_to_move()).has(from) {
             continue;
         }
-        let err = explain_move(&pos, &format!("{from}a4"), false).unwrap_err();
+        let err = explain_move(&pos, &format!("{from}a4")).unwrap_err();
         assert!(
             matches!(err, Illegal::NoPiece(s) | Illegal::NotYourTurn(s, _) if s == from),
             "{from}: {err:?}"

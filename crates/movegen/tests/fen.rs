@@ -1,6 +1,6 @@
 //! FEN parsing and printing: exact round trips and every rejection case.
 
-use movegen::{CastleSide, Color, FenError, Position, Rank, Square, STARTPOS_FEN};
+use movegen::{CastleSide, CastlingMode, Color, FenError, Position, Rank, Square, STARTPOS_FEN};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
@@ -149,9 +149,13 @@ fn chess960_castling_fields() {
         pos.castle_rook(Color::Black, CastleSide::Long),
         Some(sq("f8"))
     );
-    assert_eq!(pos.fen(true), shredder);
-    assert_eq!(pos.to_string(), shredder.replace("HFhf", "KQkq"));
-    assert_eq!(Position::from_fen(&pos.to_string()).unwrap(), pos);
+    assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    assert_eq!(pos.fen(), shredder);
+    assert_eq!(pos.to_string(), shredder);
+    let x_fen = pos.fen_with(CastlingMode::Standard);
+    assert_eq!(x_fen, shredder.replace("HFhf", "KQkq"));
+    let back = Position::from_fen(&x_fen).unwrap();
+    assert_eq!((back, back.castling_mode()), (pos, CastlingMode::Chess960));
     // An inner rook keeps its file letter in X-FEN.
     let inner = Position::from_fen("4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1").unwrap();
     assert_eq!(
@@ -176,7 +180,7 @@ fn play_keeps_the_original_and_the_key_consistent() {
     let mut pos = start;
     for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"] {
         let before = pos;
-        let mv = pos.parse_uci_move(text, false).unwrap();
+        let mv = pos.parse_uci_move(text).unwrap();
         let next = pos.play(mv);
         assert_eq!(
             pos, before,
@@ -195,14 +199,14 @@ fn play_keeps_the_original_and_the_key_consistent() {
 #[test]
 fn en_passant_square_is_kept_only_when_a_capture_is_legal() {
     let pos = Position::startpos();
-    let e4 = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    let e4 = pos.play(pos.parse_uci_move("e2e4").unwrap());
     // No black pawn can take on e3, so the square is not recorded (as python-chess prints it).
     assert_eq!(e4.ep_square(), None);
     let pos = Position::from_fen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1").unwrap();
-    let next = pos.play(pos.parse_uci_move("e2e4", false).unwrap());
+    let next = pos.play(pos.parse_uci_move("e2e4").unwrap());
     assert_eq!(next.ep_square(), Some(sq("e3")));
     // The capture would expose the black king on the fourth rank: not legal, not recorded.
     let pinned = Position::from_fen("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1").unwrap();
-    let next = pinned.play(pinned.parse_uci_move("e2e4", false).unwrap());
+    let next = pinned.play(pinned.parse_uci_move("e2e4").unwrap());
     assert_eq!(next.ep_square(), None);
 }

@@ -216,7 +216,7 @@ mod tests {
 
     fn line(uci: &str, score: i32) -> RootMove {
         let pos = Position::startpos();
-        let mut rm = RootMove::new(pos.parse_uci_move(uci, false).unwrap());
+        let mut rm = RootMove::new(pos.parse_uci_move(uci).unwrap());
         rm.score = score;
         rm
     }

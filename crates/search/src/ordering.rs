@@ -159,7 +159,7 @@ mod tests {
 
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(fen).unwrap();
-        see(&pos, pos.parse_uci_move(uci, false).unwrap())
+        see(&pos, pos.parse_uci_move(uci).unwrap())
     }
 
     #[test]

@@ -102,12 +102,7 @@ mod tests {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
             let f = features(&pos);
-            assert_eq!(
-                evaluate_with(&f, &WEIGHTS),
-                evaluate(&pos),
-                "{}",
-                pos.fen(false)
-            );
+            assert_eq!(evaluate_with(&f, &WEIGHTS), evaluate(&pos), "{}", pos.fen());
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.halfmove_clock() > 60 {
                 pos = Position::startpos();

@@ -95,7 +95,7 @@ fn lines_come_from_searchmoves_only() {
     let pos = Position::startpos();
     let allowed: Vec<Move> = ["e2e4", "d2d4", "g1f3"]
         .iter()
-        .map(|m| pos.parse_uci_move(m, false).unwrap())
+        .map(|m| pos.parse_uci_move(m).unwrap())
         .collect();
     let limits = Limits {
         searchmoves: allowed.clone(),

@@ -81,7 +81,7 @@ fn a_repeated_position_in_history_is_a_draw() {
     let now = Position::from_fen("7k/8/8/8/8/8/R7/K7 b - - 0 1").unwrap();
     let mut game = Game::new(now);
     for mv in ["h8g8", "a2a3", "g8h8", "a3a2"] {
-        game.play_uci(mv, false).unwrap();
+        game.play_uci(mv).unwrap();
     }
     assert_eq!(game.position().key(), now.key());
     // From here a move to g8 repeats a position of the game, a draw, which
@@ -146,7 +146,7 @@ fn movetime_is_respected() {
 #[test]
 fn searchmoves_restrict_the_root() {
     let pos = Position::startpos();
-    let only = pos.parse_uci_move("a2a3", false).unwrap();
+    let only = pos.parse_uci_move("a2a3").unwrap();
     let (result, _) = run(
         movegen::STARTPOS_FEN,
         Limits {

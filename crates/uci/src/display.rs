@@ -5,7 +5,7 @@
 use movegen::{Bitboard, File, Position, Rank, Square};
 
 /// The text `d` prints, line by line.
-pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
+pub fn describe(pos: &Position) -> Vec<String> {
     let mut lines = vec![String::new()];
     let border = " +---+---+---+---+---+---+---+---+".to_string();
     for rank in Rank::ALL.into_iter().rev() {
@@ -25,7 +25,7 @@ pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
     lines.push(border);
     lines.push("   a   b   c   d   e   f   g   h".to_string());
     lines.push(String::new());
-    lines.push(format!("Fen: {}", pos.fen(chess960)));
+    lines.push(format!("Fen: {}", pos.fen()));
     lines.push(format!("Key: {:016X}", pos.key()));
     lines.push(format!("Checkers: {}", squares(pos.checkers())));
     lines.push(format!("Pinned: {}", squares(pos.pinned())));
@@ -37,20 +37,20 @@ pub fn describe(pos: &Position, chess960: bool) -> Vec<String> {
         lines.push(format!("{l:<18}{r}"));
     }
     lines.push(String::new());
-    lines.push(format!("Moves: {}", moves(pos, chess960)));
+    lines.push(format!("Moves: {}", moves(pos)));
     lines.push(format!("Legal moves: {}", pos.count_moves()));
     lines
 }
 
 /// The legal moves sorted by their UCI text, each followed by its SAN:
 /// `b1a3 Na3, b1c3 Nc3, ...`.
-fn moves(pos: &Position, chess960: bool) -> String {
+fn moves(pos: &Position) -> String {
     let mut pairs: Vec<(String, String)> = pos
         .legal_moves()
         .iter()
         .map(|&mv| {
             (
-                mv.to_uci(chess960).to_string(),
+                mv.to_uci(pos.castling_mode()).to_string(),
                 pos.san(mv).expect("a listed move is legal").to_string(),
             )
         })

@@ -10,7 +10,7 @@ use crate::output::Output;
 use crate::position::parse_position;
 use crate::report::bench_summary;
 use crate::worker::{JobKind, PerftJob, SearchJob, Worker};
-use movegen::Game;
+use movegen::{CastlingMode, Game};
 use std::time::Duration;
 
 /// Runs `search::bench` (at its default depth if `None`) on this thread and
@@ -92,7 +92,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Display => {
-                for line in describe(self.game.position(), self.options.chess960) {
+                for line in describe(self.game.position()) {
                     self.out.line(&line);
                 }
             }
@@ -138,7 +138,7 @@ impl Engine {
 
     /// `position ...`; all or nothing.
     fn set_position(&mut self, tokens: &[String]) {
-        match parse_position(tokens, self.options.chess960) {
+        match parse_position(tokens, CastlingMode::from_chess960(self.options.chess960)) {
             Ok(game) => self.game = game,
             Err(e) => self
                 .out
@@ -148,7 +148,7 @@ impl Engine {
 
     fn go(&mut self, tokens: &[String]) {
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let mut req = match parse_go(&tokens, self.game.position(), self.options.chess960) {
+        let mut req = match parse_go(&tokens, self.game.position()) {
             Ok(req) => req,
             Err(e) => return self.out.error(&e.to_string()),
         };
@@ -158,14 +158,12 @@ impl Engine {
             log::warn!("{text}");
             self.out.info(&format!("warning: {text}"));
         }
-        let chess960 = self.options.chess960;
         if let Some(depth) = req.perft {
             let job = PerftJob {
                 pos: *self.game.position(),
                 depth,
                 threads: self.options.threads,
                 hash_mb: self.options.perft_hash_mb,
-                chess960,
             };
             return self.worker.submit(JobKind::Perft(job), false);
         }
@@ -179,7 +177,6 @@ impl Engine {
         let job = SearchJob {
             game: self.game.clone(),
             limits: req.limits,
-            chess960,
             show_wdl: self.options.show_wdl,
         };
         self.worker

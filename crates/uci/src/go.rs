@@ -97,7 +97,7 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32;
 ///
 /// # Errors
 /// [`GoError`] when `go perft` has no depth from 1 to 64.
-pub fn parse_go(tokens: &[&str], pos: &Position, chess960: bool) -> Result<GoRequest, GoError> {
+pub fn parse_go(tokens: &[&str], pos: &Position) -> Result<GoRequest, GoError> {
     let mut req = GoRequest::default();
     let mut i = 0;
     while i < tokens.len() {
@@ -113,7 +113,7 @@ pub fn parse_go(tokens: &[&str], pos: &Position, chess960: bool) -> Result<GoReq
             "ponder" => req.ponder = true,
             "searchmoves" => {
                 while let Some(text) = tokens.get(i).filter(|t| !KEYWORDS.contains(t)) {
-                    match pos.parse_uci_move(text, chess960) {
+                    match pos.parse_uci_move(text) {
                         Ok(mv) => req.limits.searchmoves.push(mv),
                         Err(e) => req
                             .warnings
@@ -205,7 +205,7 @@ mod tests {
 
     fn go(text: &str) -> Result<GoRequest, GoError> {
         let tokens: Vec<&str> = text.split_whitespace().collect();
-        parse_go(&tokens, &Position::startpos(), false)
+        parse_go(&tokens, &Position::startpos())
     }
 
     #[test]

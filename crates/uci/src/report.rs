@@ -1,14 +1,14 @@
 //! The text of results: search `info` and `bestmove` lines, perft divides
 //! and the bench summary, shared by the UCI loop and the command line.
 
-use movegen::{Move, Position};
+use movegen::{CastlingMode, Move, Position};
 use search::{Score, SearchInfo, SearchResult};
 use std::time::Duration;
 
 /// One `info` line for a completed depth (always with its `multipv` rank,
 /// as Stockfish prints it). With `wdl_material` (`UCI_ShowWDL`: the root's
 /// material, see `search::wdl_material`), `wdl W D L` follows the score.
-pub fn info_line(info: &SearchInfo, chess960: bool, wdl_material: Option<u32>) -> String {
+pub fn info_line(info: &SearchInfo, mode: CastlingMode, wdl_material: Option<u32>) -> String {
     let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -19,11 +19,7 @@ pub fn info_line(info: &SearchInfo, chess960: bool, wdl_material: Option<u32>) -
     }
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|m| m.to_uci(chess960).to_string())
-        .collect();
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(mode).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} time {ms} hashfull {} pv {}",
         info.depth,
@@ -39,7 +35,8 @@ pub fn info_line(info: &SearchInfo, chess960: bool, wdl_material: Option<u32>) -
 
 /// `bestmove <move> [ponder <move>]`; `0000` only when there is no legal
 /// move. A missing or illegal best move becomes the first legal move.
-pub fn bestmove_line(root: &Position, result: Option<SearchResult>, chess960: bool) -> String {
+pub fn bestmove_line(root: &Position, result: Option<SearchResult>) -> String {
+    let mode = root.castling_mode();
     let legal = root.legal_moves();
     let best = result
         .and_then(|r| r.best)
@@ -48,32 +45,32 @@ pub fn bestmove_line(root: &Position, result: Option<SearchResult>, chess960: bo
     let Some(best) = best else {
         return "bestmove 0000".to_string();
     };
-    let mut line = format!("bestmove {}", best.to_uci(chess960));
+    let mut line = format!("bestmove {}", best.to_uci(mode));
     let ponder = result.and_then(|r| r.ponder);
     if let Some(ponder) = ponder.filter(|&p| root.play(best).is_legal(p)) {
-        line.push_str(&format!(" ponder {}", ponder.to_uci(chess960)));
+        line.push_str(&format!(" ponder {}", ponder.to_uci(mode)));
     }
     line
 }
 
 /// One root move's line of a perft divide, `move: count`.
-pub fn divide_line(mv: Move, count: u64, chess960: bool) -> String {
-    format!("{}: {count}", mv.to_uci(chess960))
+pub fn divide_line(mv: Move, count: u64, mode: CastlingMode) -> String {
+    format!("{}: {count}", mv.to_uci(mode))
 }
 
 /// A perft divide, one `move: count` line per root move.
-pub fn divide_lines(divide: &[(Move, u64)], chess960: bool) -> Vec<String> {
+pub fn divide_lines(divide: &[(Move, u64)], mode: CastlingMode) -> Vec<String> {
     divide
         .iter()
-        .map(|&(mv, n)| divide_line(mv, n, chess960))
+        .map(|&(mv, n)| divide_line(mv, n, mode))
         .collect()
 }
 
 /// The answer to `go perft`: the divide, an empty line, `Nodes searched: N`
 /// and an empty line, byte for byte as Stockfish prints it.
-pub fn perft_lines(divide: &[(Move, u64)], chess960: bool) -> Vec<String> {
+pub fn perft_lines(divide: &[(Move, u64)], mode: CastlingMode) -> Vec<String> {
     let total: u64 = divide.iter().map(|d| d.1).sum();
-    let mut lines = divide_lines(divide, chess960);
+    let mut lines = divide_lines(divide, mode);
     lines.extend([
         String::new(),
         format!("Nodes searched: {total}"),
@@ -96,7 +93,7 @@ mod tests {
     fn perft_lines_follow_stockfish() {
         let pos = Position::startpos();
         let div = movegen::perft::divide(&pos, 1);
-        let lines = perft_lines(&div, false);
+        let lines = perft_lines(&div, CastlingMode::Standard);
         assert_eq!(lines.len(), 23);
         assert!(lines.contains(&"e2e4: 1".to_string()));
         assert_eq!(lines[20..], ["", "Nodes searched: 20", ""]);
@@ -105,7 +102,7 @@ mod tests {
     #[test]
     fn info_lines_carry_the_multipv_rank() {
         let pos = Position::startpos();
-        let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+        let e4 = pos.parse_uci_move("e2e4").unwrap();
         let info = SearchInfo {
             multipv: 2,
             depth: 3,
@@ -117,11 +114,11 @@ mod tests {
             pv: vec![e4],
         };
         assert_eq!(
-            info_line(&info, false, None),
+            info_line(&info, CastlingMode::Standard, None),
             "info depth 3 seldepth 5 multipv 2 score mate -2 nodes 1000 nps 100000 time 10 hashfull 7 pv e2e4"
         );
         assert_eq!(
-            info_line(&info, false, Some(78)),
+            info_line(&info, CastlingMode::Standard, Some(78)),
             "info depth 3 seldepth 5 multipv 2 score mate -2 wdl 0 0 1000 nodes 1000 nps 100000 time 10 hashfull 7 pv e2e4"
         );
         let even = SearchInfo {
@@ -129,16 +126,16 @@ mod tests {
             ..info
         };
         let [w, d, l] = search::wdl(Score::Cp(0), 78);
-        assert!(info_line(&even, false, Some(78))
+        assert!(info_line(&even, CastlingMode::Standard, Some(78))
             .contains(&format!(" score cp 0 wdl {w} {d} {l} nodes ")));
     }
 
     #[test]
     fn bestmove_falls_back_to_a_legal_move() {
         let pos = Position::startpos();
-        let line = bestmove_line(&pos, None, false);
+        let line = bestmove_line(&pos, None);
         let mv = line.strip_prefix("bestmove ").unwrap();
-        assert!(pos.parse_uci_move(mv, false).is_ok(), "{line}");
+        assert!(pos.parse_uci_move(mv).is_ok(), "{line}");
         assert_eq!(
             bench_summary(3000, Duration::from_secs(2)),
             "3000 nodes 1500 nps"

@@ -23,8 +23,6 @@ pub struct SearchJob {
     pub game: Game,
     /// The limits, options included (threads, multipv, move overhead).
     pub limits: Limits,
-    /// Whether castling is written king-takes-rook.
-    pub chess960: bool,
     /// Whether `info` lines carry `wdl W D L` (`UCI_ShowWDL`).
     pub show_wdl: bool,
 }
@@ -39,8 +37,6 @@ pub struct PerftJob {
     pub threads: usize,
     /// Perft hash table size in MiB (0: none).
     pub hash_mb: usize,
-    /// Castling notation.
-    pub chess960: bool,
 }
 
 /// The work of a job the GUI may stop.
@@ -243,10 +239,10 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
     } = job;
     match kind {
         JobKind::Search(s) => {
-            let chess960 = s.chess960;
+            let mode = s.game.position().castling_mode();
             let material = s.show_wdl.then(|| search::wdl_material(s.game.position()));
             let result = guarded(out, "the search", || {
-                let mut report = |info: &SearchInfo| out.line(&info_line(info, chess960, material));
+                let mut report = |info: &SearchInfo| out.line(&info_line(info, mode, material));
                 searcher.search(&s.game, &s.limits, &control, &mut report)
             });
             if result.is_none() {
@@ -259,7 +255,7 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
                     && (s.limits.infinite || control.pondering.load(Ordering::SeqCst))
             };
             while held() && wake.recv().is_ok() {}
-            out.line(&bestmove_line(s.game.position(), result, chess960));
+            out.line(&bestmove_line(s.game.position(), result));
         }
         JobKind::Perft(p) => {
             let div = guarded(out, "perft", || {
@@ -276,7 +272,7 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
             });
             match div {
                 Some(Some(div)) => {
-                    for line in perft_lines(&div, p.chess960) {
+                    for line in perft_lines(&div, p.pos.castling_mode()) {
                         out.line(&line);
                     }
                 }
@@ -358,7 +354,6 @@ mod tests {
                     infinite,
                     ..Limits::default()
                 },
-                chess960: false,
                 show_wdl: false,
             }))
         };
@@ -369,7 +364,6 @@ mod tests {
                 depth: 9,
                 threads: 1,
                 hash_mb: 0,
-                chess960: false,
             }),
             false,
         );
@@ -381,7 +375,6 @@ mod tests {
                 depth: 2,
                 threads: 2,
                 hash_mb: 1,
-                chess960: false,
             }),
             false,
         );

@@ -22,7 +22,7 @@ use super::db::Writer;
 use super::events::Pushed;
 use super::http::{Call, Reply};
 use agree::MoveSet;
-use movegen::Position;
+use movegen::{CastlingMode, Position};
 use std::path::{Path, PathBuf};
 use store::{Store, StoreError};
 use tokio::sync::watch;
@@ -239,7 +239,7 @@ fn store_error(e: StoreError) -> Reply {
 fn legal(pos: &Position, chess960: bool) -> MoveSet {
     pos.legal_moves()
         .iter()
-        .map(|m| m.to_uci(chess960).to_string())
+        .map(|m| m.to_uci(CastlingMode::from_chess960(chess960)).to_string())
         .collect()
 }
 
@@ -248,9 +248,11 @@ fn legal(pos: &Position, chess960: bool) -> MoveSet {
 fn normalise(pos: &Position, claims: &[String], chess960: bool) -> MoveSet {
     claims
         .iter()
-        .map(|c| match movegen::explain_move(pos, c, chess960) {
-            Ok(mv) => mv.to_uci(chess960).to_string(),
-            Err(_) => c.clone(),
-        })
+        .map(
+            |c| match movegen::explain_move(&crate::gui::api::with_mode(pos, chess960), c) {
+                Ok(mv) => mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(),
+                Err(_) => c.clone(),
+            },
+        )
         .collect()
 }

@@ -10,7 +10,7 @@ use crate::gui::collect::claims;
 use crate::gui::events::{self, Pushed};
 use crate::gui::http::{Call, Reply, Router};
 use axum::http::Method;
-use movegen::Position;
+use movegen::{CastlingMode, Position};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -289,7 +289,10 @@ fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
         let pos =
             Position::from_fen(fen).map_err(|e| Reply::error(400, format!("{}: {e}", at())))?;
         let chess960 = force960 || suite960 || api::is_chess960(&pos);
-        tasks.push((pos.fen(chess960), chess960));
+        tasks.push((
+            pos.fen_with(CastlingMode::from_chess960(chess960)),
+            chess960,
+        ));
     }
     let added = crowd.store.add_tasks(&tasks).map_err(store_error)?;
     crowd.touch();
@@ -320,7 +323,10 @@ fn task_json(task: &Task) -> Value {
             .extra
             .iter()
             .map(|m| {
-                let reason = match movegen::explain_move(&pos, m, task.chess960) {
+                let reason = match movegen::explain_move(
+                    &crate::gui::api::with_mode(&pos, task.chess960),
+                    m,
+                ) {
                     Err(why) => why.reason(&pos).to_string(),
                     Ok(_) => "the generator lists it under another name".to_string(),
                 };

@@ -9,7 +9,7 @@ use super::{clock::Clock, pgn};
 use crate::gui::api;
 use crate::gui::events::Pushed;
 use crate::gui::http::Reply;
-use movegen::{Color, Position};
+use movegen::{CastlingMode, Color, Position};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant, UNIX_EPOCH};
@@ -144,7 +144,7 @@ impl Seat {
         let moves: Vec<String> = s
             .moves()
             .iter()
-            .map(|m| m.to_uci(chess960).to_string())
+            .map(|m| m.to_uci(CastlingMode::from_chess960(chess960)).to_string())
             .collect();
         let started_ms = s
             .started
@@ -153,7 +153,7 @@ impl Seat {
         Saved {
             session: self.key.to_string(),
             game: self.game_id,
-            start_fen: s.positions()[0].fen(chess960),
+            start_fen: s.positions()[0].fen_with(CastlingMode::from_chess960(chess960)),
             chess960,
             person: color_name(s.setup.person).into(),
             strength: s.setup.strength.code(),
@@ -275,7 +275,7 @@ impl Seat {
             return Err(Reply::error(409, "it is the engine's move"));
         }
         let pos = *session.position();
-        let mv = movegen::explain_move(&pos, text, session.setup.chess960).map_err(|why| {
+        let mv = movegen::explain_move(&crate::gui::api::with_mode(&pos, session.setup.chess960), text).map_err(|why| {
             Reply::json_status(
                 400,
                 json!({"error": format!("{text} is not legal here: {}", why.reason(&pos)), "reason": why.reason(&pos).to_string()}),
@@ -327,9 +327,9 @@ impl Seat {
             .zip(&positions[1..])
             .map(|((&mv, before), after)| {
                 json!({
-                    "uci": mv.to_uci(chess960).to_string(),
+                    "uci": mv.to_uci(CastlingMode::from_chess960(chess960)).to_string(),
                     "san": session::san(before, mv),
-                    "fen": after.fen(chess960),
+                    "fen": after.fen_with(CastlingMode::from_chess960(chess960)),
                 })
             })
             .collect();
@@ -358,7 +358,7 @@ impl Seat {
         });
         json!({
             "game": self.game_id,
-            "start_fen": positions[0].fen(chess960),
+            "start_fen": positions[0].fen_with(CastlingMode::from_chess960(chess960)),
             "chess960": chess960,
             "person": color_name(s.setup.person),
             "strength": s.setup.strength.code(),
@@ -392,7 +392,7 @@ impl Seat {
             players.reverse();
         }
         let start = positions[0];
-        let standard = start.fen(false) == movegen::STARTPOS_FEN;
+        let standard = start.fen_with(CastlingMode::Standard) == movegen::STARTPOS_FEN;
         let termination = s.end.map(|e| match e.reason {
             Reason::Time => "time forfeit",
             _ => "normal",
@@ -400,7 +400,7 @@ impl Seat {
         pgn::write(&pgn::PgnGame {
             players,
             date: s.started,
-            setup_fen: (!standard).then(|| start.fen(chess960)),
+            setup_fen: (!standard).then(|| start.fen_with(CastlingMode::from_chess960(chess960))),
             chess960,
             time_control: s.setup.clock,
             movetext: &s.movetext(),

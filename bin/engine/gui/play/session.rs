@@ -218,9 +218,9 @@ impl Session {
         end: Option<End>,
         started: SystemTime,
     ) -> Result<Session, String> {
-        let mut game = Game::new(setup.start);
+        let mut game = Game::new(crate::gui::api::with_mode(&setup.start, setup.chess960));
         for text in moves {
-            game.play_uci(text, setup.chess960)
+            game.play_uci(text)
                 .map_err(|e| format!("stored move {text}: {e}"))?;
         }
         Ok(Session {
@@ -413,7 +413,7 @@ mod tests {
     }
 
     fn play(s: &mut Session, text: &str, at: Instant) {
-        let mv = s.position().parse_uci_move(text, false).unwrap();
+        let mv = s.position().parse_uci_move(text).unwrap();
         s.play(mv, at);
     }
 

@@ -6,7 +6,7 @@ fn sq(s: &str) -> Square {
 
 fn why(fen: &str, mv: &str) -> Illegal {
     let pos = Position::from_fen(fen).unwrap();
-    explain_move(&pos, mv, false).expect_err(mv)
+    explain_move(&pos, mv).expect_err(mv)
 }
 
 const START: &str = crate::STARTPOS_FEN;
@@ -113,11 +113,11 @@ fn each_rule_gives_its_reason() {
 fn legal_claims_come_back_as_moves() {
     // b1 may be attacked when castling long: the king does not pass it.
     let pos = Position::from_fen("r3k2r/8/8/8/8/8/1r6/R3K2R w KQkq - 0 1").unwrap();
-    let mv = explain_move(&pos, "e1c1", false).unwrap();
+    let mv = explain_move(&pos, "e1c1").unwrap();
     assert!(mv.is_castle());
     assert_eq!(mv.to(), sq("a1"));
     let pos = Position::from_fen(CASTLE).unwrap();
-    assert_eq!(explain_move(&pos, "e1h1", true).unwrap().to(), sq("h1"));
+    assert_eq!(explain_move(&pos, "e1h1").unwrap().to(), sq("h1"));
 }
 
 #[test]
@@ -126,21 +126,18 @@ fn chess960_castling_onto_the_rook() {
     let fen = "6kr/8/8/8/8/8/8/RK5R w Hh - 0 1";
     let pos = Position::from_fen(fen).unwrap();
     assert_eq!(
-        explain_move(&pos, "b1a1", true),
+        explain_move(&pos, "b1a1"),
         Err(Illegal::CastleNoRight(CastleSide::Long))
     );
     // Short castling puts the king on g1 and the rook on f1; c1-f1 must be clear.
-    assert!(explain_move(&pos, "b1h1", true).unwrap().is_castle());
+    assert!(explain_move(&pos, "b1h1").unwrap().is_castle());
     // A second rook on the castling side is only our own piece.
     let pos = Position::from_fen("6kr/8/8/8/8/8/8/1K3R1R w Hh - 0 1").unwrap();
-    assert_eq!(
-        explain_move(&pos, "b1f1", true),
-        Err(Illegal::OwnPiece(sq("f1")))
-    );
+    assert_eq!(explain_move(&pos, "b1f1"), Err(Illegal::OwnPiece(sq("f1"))));
     // With a knight on e1 it is blocked, and the block is named.
     let pos = Position::from_fen("6kr/8/8/8/8/8/8/RK2N2R w Hh - 0 1").unwrap();
     assert_eq!(
-        explain_move(&pos, "b1h1", true),
+        explain_move(&pos, "b1h1"),
         Err(Illegal::CastleBlocked(sq("e1")))
     );
 }
@@ -148,7 +145,7 @@ fn chess960_castling_onto_the_rook() {
 #[test]
 fn reasons_read_as_sentences() {
     let pos = Position::from_fen(PINS).unwrap();
-    let text = explain_move(&pos, "d2f3", false)
+    let text = explain_move(&pos, "d2f3")
         .unwrap_err()
         .reason(&pos)
         .to_string();
@@ -157,7 +154,7 @@ fn reasons_read_as_sentences() {
         "the knight on d2 is pinned to its king along the line e1-b4 by the bishop on b4"
     );
     let pos = Position::from_fen("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1").unwrap();
-    let text = explain_move(&pos, "b5c6", false)
+    let text = explain_move(&pos, "b5c6")
         .unwrap_err()
         .reason(&pos)
         .to_string();
@@ -166,7 +163,7 @@ fn reasons_read_as_sentences() {
         "en passant takes both pawns off the rank and exposes the king to the rook on h5"
     );
     let pos = Position::startpos();
-    let text = explain_move(&pos, "e7e5", false)
+    let text = explain_move(&pos, "e7e5")
         .unwrap_err()
         .reason(&pos)
         .to_string();

@@ -128,9 +128,9 @@ fn a_dead_en_passant_square_does_not_count() {
 #[test]
 fn illegal_moves_leave_the_game_alone() {
     let mut g = Game::default();
-    let e4 = g.play_uci("e2e4", false).unwrap();
+    let e4 = g.play_uci("e2e4").unwrap();
     let before = g.clone();
-    assert_eq!(g.play_uci("e2e4", false), Err(MoveError::Illegal));
+    assert_eq!(g.play_uci("e2e4"), Err(MoveError::Illegal));
     assert_eq!(g.play(e4), Err(MoveError::Illegal));
     assert_eq!(g.play_san("Ke2"), Err(SanError::Illegal));
     assert_eq!(g.moves(), before.moves());

@@ -79,7 +79,7 @@ pub use units::{read_units, write_units, UnitsError, UnitsFile, UnitsHeader};
 /// use movegen::Position;
 ///
 /// let pos = Position::startpos();
-/// let e4 = pos.parse_uci_move("e2e4", false).unwrap();
+/// let e4 = pos.parse_uci_move("e2e4").unwrap();
 /// assert!(divide(&pos, 3).contains(&(e4, 600)));
 /// assert!(divide(&pos, 0).is_empty());
 /// ```

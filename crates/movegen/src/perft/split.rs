@@ -156,7 +156,7 @@ mod tests {
         let play = |moves: &[&str]| {
             moves
                 .iter()
-                .fold(pos, |p, m| p.play(p.parse_uci_move(m, false).unwrap()))
+                .fold(pos, |p, m| p.play(p.parse_uci_move(m).unwrap()))
         };
         let a = play(&["g1f3", "g8f6", "b1c3", "b8c6"]);
         let b = play(&["b1c3", "b8c6", "g1f3", "g8f6"]);

@@ -17,6 +17,7 @@
 //! be ambiguous, so the file needs no Chess960 flag.
 
 use super::split::Unit;
+use crate::castling_mode::CastlingMode;
 use crate::fen::FenError;
 use crate::position::Position;
 use std::fmt;
@@ -181,13 +182,15 @@ pub fn write_units(
 ) -> io::Result<()> {
     let paths: u64 = units.iter().map(|u| u.paths).sum();
     writeln!(out, "{MAGIC}")?;
-    writeln!(out, "# root {root}")?;
+    // X-FEN whatever the position's castling mode, as the format says.
+    writeln!(out, "# root {}", root.fen_with(CastlingMode::Standard))?;
     writeln!(out, "# split {split}")?;
     writeln!(out, "# depth {depth}")?;
     writeln!(out, "# paths {paths}")?;
     writeln!(out, "# units {}", units.len())?;
     for unit in units {
-        writeln!(out, "{};{}", unit.position, unit.paths)?;
+        let fen = unit.position.fen_with(CastlingMode::Standard);
+        writeln!(out, "{fen};{}", unit.paths)?;
     }
     Ok(())
 }

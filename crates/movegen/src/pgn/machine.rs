@@ -5,6 +5,7 @@
 use super::error::{PgnError, PgnErrorKind};
 use super::lex::{Lexer, Token};
 use super::{GameResult, Line, Node, PgnGame};
+use crate::castling_mode::CastlingMode;
 use crate::position::Position;
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
@@ -180,8 +181,10 @@ impl Machine {
             .builder
             .as_mut()
             .expect("a game in its tags has a builder");
+        let mut chess960 = false;
         if let Some(variant) = b.game.tag("Variant") {
             let v = variant.to_ascii_lowercase();
+            chess960 = ["chess960", "chess 960", "fischerandom"].contains(&v.as_str());
             let known = [
                 "",
                 "standard",
@@ -199,6 +202,13 @@ impl Machine {
         }
         if let Some(fen) = b.game.tag("FEN") {
             match Position::from_fen(fen) {
+                // A Chess960 game writes castling king-takes-rook even
+                // when its castling squares are the standard ones.
+                Ok(pos) if chess960 => {
+                    b.game.start = pos
+                        .with_castling_mode(CastlingMode::Chess960)
+                        .expect("Chess960 can write any castling")
+                }
                 Ok(pos) => b.game.start = pos,
                 Err(e) => {
                     let fen = fen.to_string();

@@ -211,14 +211,14 @@ pub struct Line {
 ///
 /// ```
 /// use movegen::pgn::{read_games, GameResult, PgnGame};
-/// use movegen::Position;
+/// use movegen::{CastlingMode, Position};
 ///
 /// let text = "[Event \"Casual\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O Kf7 *\n";
 /// let game: PgnGame = read_games(text).next().unwrap().unwrap();
 /// assert_eq!(game.start, Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap());
 /// assert_eq!(game.tag("Event"), Some("Casual"));
 /// assert_eq!(game.termination, GameResult::Unknown);
-/// assert_eq!(game.mainline.moves[0].mv.to_uci(false).to_string(), "e1c1");
+/// assert_eq!(game.mainline.moves[0].mv.to_uci(CastlingMode::Standard).to_string(), "e1c1");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {

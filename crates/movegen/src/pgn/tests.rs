@@ -132,7 +132,23 @@ fn set_up_positions_and_chess960_castling() {
         let last = game.game().unwrap();
         assert_eq!(last.moves().len(), 8);
         assert!(last.moves()[6].is_castle() && last.moves()[7].is_castle());
+        assert_eq!(game.start.castling_mode(), crate::CastlingMode::Chess960);
     }
+    // The standard array as a Chess960 game castles king-takes-rook.
+    let text = alloc::format!(
+        "[Variant \"Chess960\"]\n[FEN \"{}\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *",
+        crate::STARTPOS_FEN
+    );
+    let game = one(&text);
+    let pos = game.start;
+    assert_eq!(pos.castling_mode(), crate::CastlingMode::Chess960);
+    let castle = *game.game().unwrap().moves().last().unwrap();
+    assert_eq!(castle.to_uci(pos.castling_mode()).to_string(), "e1h1");
+    let standard = one("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *");
+    assert_eq!(
+        standard.start.castling_mode(),
+        crate::CastlingMode::Standard
+    );
 }
 
 fn error(text: &str) -> PgnError {

@@ -44,9 +44,9 @@ pub fn write_game(game: &PgnGame) -> String {
             write_tag(&mut out, name, value);
         }
     }
-    if game.tag("FEN").is_none() && game.start.fen(false) != STARTPOS_FEN {
+    if game.tag("FEN").is_none() && game.start.fen() != STARTPOS_FEN {
         write_tag(&mut out, "SetUp", "1");
-        write_tag(&mut out, "FEN", &game.start.fen(false));
+        write_tag(&mut out, "FEN", &game.start.fen());
     }
     out.push('\n');
     let mut movetext = Movetext { out, column: 0 };

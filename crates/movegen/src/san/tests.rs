@@ -50,7 +50,7 @@ fn writes_what_python_chess_writes() {
     for (fen, moves) in cases {
         let p = pos(fen);
         for (uci, san) in *moves {
-            let mv = p.parse_uci_move(uci, false).unwrap();
+            let mv = p.parse_uci_move(uci).unwrap();
             assert_eq!(p.san(mv).unwrap().to_string(), *san, "{fen} {uci}");
             assert_eq!(p.parse_san(san), Ok(mv), "{fen} {san}");
         }
@@ -61,7 +61,7 @@ fn writes_what_python_chess_writes() {
 fn chess960_castling_is_o_o() {
     // King on f1 and rook on g1: short castling swaps them.
     let p = pos("b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9");
-    let short = p.parse_uci_move("f1g1", true).unwrap();
+    let short = p.parse_uci_move("f1g1").unwrap();
     assert!(short.is_castle());
     assert_eq!(p.san(short).unwrap().to_string(), "O-O");
     assert_eq!(p.parse_san("O-O"), Ok(short));
@@ -71,19 +71,19 @@ fn chess960_castling_is_o_o() {
 #[test]
 fn reads_what_people_write() {
     let promo = pos("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1");
-    let e8q = promo.parse_uci_move("e7e8q", false).unwrap();
+    let e8q = promo.parse_uci_move("e7e8q").unwrap();
     for text in [
         "e8=Q", "e8Q", "e8=q", "e8(Q)", "e8=Q+", "e8=Q#", "e8=Q!?", " e8=Q ",
     ] {
         assert_eq!(promo.parse_san(text), Ok(e8q), "{text}");
     }
-    let takes = promo.parse_uci_move("e7d8n", false).unwrap();
+    let takes = promo.parse_uci_move("e7d8n").unwrap();
     for text in ["exd8=N", "exd8N", "ed8=N", "e7d8=N", "exd8=N+"] {
         assert_eq!(promo.parse_san(text), Ok(takes), "{text}");
     }
     let castles = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    let short = castles.parse_uci_move("e1g1", false).unwrap();
-    let long = castles.parse_uci_move("e1c1", false).unwrap();
+    let short = castles.parse_uci_move("e1g1").unwrap();
+    let long = castles.parse_uci_move("e1c1").unwrap();
     for text in ["O-O", "0-0", "o-o", "O-O+"] {
         assert_eq!(castles.parse_san(text), Ok(short), "{text}");
     }
@@ -91,18 +91,18 @@ fn reads_what_people_write() {
         assert_eq!(castles.parse_san(text), Ok(long), "{text}");
     }
     let ep = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
-    let exf6 = ep.parse_uci_move("e5f6", false).unwrap();
+    let exf6 = ep.parse_uci_move("e5f6").unwrap();
     for text in ["exf6", "exf6 e.p.", "exf6e.p.", "ef6", "e5xf6", "exf6+"] {
         assert_eq!(ep.parse_san(text), Ok(exf6), "{text}");
     }
     let start = Position::startpos();
-    let nf3 = start.parse_uci_move("g1f3", false).unwrap();
+    let nf3 = start.parse_uci_move("g1f3").unwrap();
     for text in ["Nf3", "Ngf3", "N1f3", "Ng1f3", "Ng1-f3", "Nf3?", "Nf3!!"] {
         assert_eq!(start.parse_san(text), Ok(nf3), "{text}");
     }
     // A capture without its `x`.
     let take = pos("4k3/8/8/8/8/5p2/8/4K1N1 w - - 0 1");
-    let nxf3 = take.parse_uci_move("g1f3", false).unwrap();
+    let nxf3 = take.parse_uci_move("g1f3").unwrap();
     assert_eq!(take.parse_san("Nf3"), Ok(nxf3));
     assert_eq!(take.san(nxf3).unwrap().to_string(), "Nxf3");
 }
@@ -136,7 +136,7 @@ fn refuses_what_cannot_be_settled() {
         assert_eq!(p.parse_san(text), Err(*err), "{text}");
     }
     // A pawn move without a file is a push, never a capture.
-    let push = pawns.parse_uci_move("e4e5", false).unwrap();
+    let push = pawns.parse_uci_move("e4e5").unwrap();
     assert_eq!(pawns.parse_san("e5"), Ok(push));
     assert_eq!(pawns.parse_san("d5"), Err(SanError::Illegal));
     assert_eq!(
