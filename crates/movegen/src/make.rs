@@ -182,6 +182,21 @@ impl Position {
         to: Square,
         double: bool,
     ) {
+        self.play_plain_with::<KEYS, L, WHITE>(piece, from, to, double, None);
+    }
+
+    /// [`Position::play_plain`], with the enemy king's lines if perft knows
+    /// them (one ply above the leaves): a child whose move left them as
+    /// they were takes its checkers and pins from there.
+    #[inline(always)]
+    pub(crate) fn play_plain_with<const KEYS: bool, L: Sliders, const WHITE: bool>(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        double: bool,
+        lines: Option<&EnemyLines>,
+    ) {
         debug_assert_eq!(
             double,
             piece == Piece::Pawn && to.index() ^ from.index() == 16
@@ -201,35 +216,7 @@ impl Position {
                 double_push = Some(Square::from_index_masked((from.index() + to.index()) / 2));
             }
         }
-        self.end_move::<KEYS, L, WHITE>(piece, piece, from, to, double_push);
-    }
-
-    /// [`Position::play_plain`] without keys, for a child counted at the
-    /// last ply, whose checkers and pins come from `lines` where the move
-    /// cannot have changed them.
-    #[inline(always)]
-    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
-    pub(crate) fn play_plain_lines<L: Sliders, const WHITE: bool>(
-        &mut self,
-        piece: Piece,
-        from: Square,
-        to: Square,
-        double: bool,
-        lines: &EnemyLines,
-    ) {
-        self.begin_move::<false, WHITE>();
-        let (us, them) = sides::<WHITE>();
-        if self.colors[them].has(to) {
-            self.capture::<false>(them, to);
-        }
-        self.toggle::<false>(us, piece, from);
-        self.toggle::<false>(us, piece, to);
-        let double_push = if piece == Piece::Pawn && double {
-            Some(Square::from_index_masked((from.index() + to.index()) / 2))
-        } else {
-            None
-        };
-        self.end_move_with::<false, L, WHITE>(piece, piece, from, to, double_push, Some(lines));
+        self.end_move_with::<KEYS, L, WHITE>(piece, piece, from, to, double_push, lines);
     }
 
     /// Applies the promotion of the pawn on `from` to `piece` on `to`.
@@ -244,7 +231,7 @@ impl Position {
     }
 
     /// [`Position::play_promotion`], with the enemy king's lines as in
-    /// [`Position::play_plain_lines`] if perft knows them.
+    /// [`Position::play_plain_with`] if perft knows them.
     #[inline(always)]
     pub(crate) fn play_promotion_with<const KEYS: bool, L: Sliders, const WHITE: bool>(
         &mut self,

@@ -172,7 +172,7 @@ macro_rules! perft_module {
                     king: piece == Piece::King,
                 };
                 leaf::<WHITE, CASTLE>(pos, leapers, |next| {
-                    next.play_plain_lines::<L, WHITE>(piece, from, to, double, lines)
+                    next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(lines))
                 })
             }
 
