@@ -153,21 +153,23 @@ impl PerftHash {
     /// The bucket is chosen by the high bits of the zobrist key; an entry
     /// matches only if the low 32 bits of the zobrist key and the high 32 bits
     /// of the independent `check_key` agree too. The second key is computed
-    /// only when the first half matches, so misses cost nothing extra.
+    /// only when the first half matches, so misses cost nothing extra. The
+    /// first entry whose first half matches decides: two entries of one
+    /// bucket whose first halves both match are a 2^-32 chance, and a miss
+    /// only costs the count again. A plain loop: the `find_map` it replaces
+    /// was compiled as a call of its own at every probe.
     #[inline(always)]
     pub(super) fn get(&self, pos: &Position, depth: u32) -> Option<u64> {
         let key = pos.key();
         let bucket = self.bucket(key);
-        let mut second = None;
-        (0..4).find_map(|i| {
+        for i in 0..4 {
             let data = bucket[2 * i + 1].load(Ordering::Relaxed);
             let check = bucket[2 * i].load(Ordering::Relaxed) ^ data;
-            if check as u32 != key as u32 || data & DEPTH_MASK != depth as u64 {
-                return None;
+            if check as u32 == key as u32 && data & DEPTH_MASK == depth as u64 {
+                return (check >> 32 == check_key(pos) >> 32).then_some(data >> DEPTH_BITS);
             }
-            let second = *second.get_or_insert_with(|| check_key(pos));
-            (check >> 32 == second >> 32).then_some(data >> DEPTH_BITS)
-        })
+        }
+        None
     }
 
     /// Stores the count of `pos` at `depth`.
@@ -181,10 +183,16 @@ impl PerftHash {
         let check = entry_check(key, check_key(pos));
         let data = count << DEPTH_BITS | depth as u64;
         let bucket = self.bucket(key);
-        // The shallowest entry goes (an empty one has depth 0).
-        let victim = (0..4)
-            .min_by_key(|&i| bucket[2 * i + 1].load(Ordering::Relaxed) & DEPTH_MASK)
-            .unwrap_or(0);
+        // The shallowest entry goes, the first of equals (an empty one has
+        // depth 0); a plain loop, as in `get`.
+        let mut victim = 0;
+        let mut shallowest = u64::MAX;
+        for i in 0..4 {
+            let depth = bucket[2 * i + 1].load(Ordering::Relaxed) & DEPTH_MASK;
+            if depth < shallowest {
+                (victim, shallowest) = (i, depth);
+            }
+        }
         bucket[2 * victim].store(check ^ data, Ordering::Relaxed);
         bucket[2 * victim + 1].store(data, Ordering::Relaxed);
     }

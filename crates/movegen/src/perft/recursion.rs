@@ -23,6 +23,14 @@ macro_rules! perft_module {
             /// The slider lookups of this copy.
             type L = $sliders;
 
+            /// Hashed: how many children are made, and their buckets
+            /// fetched, before the first of them is counted. With one child
+            /// ahead, a bucket that held the count had barely started to load
+            /// when it was read (a hit costs far less than making a child).
+            /// Startpos perft 8 with 256 MiB, on-CPU Mnps in interleaved
+            /// runs: 8 ahead +9% over one, 16 a further +4%, 32 -3% from 16.
+            const AHEAD: usize = 16;
+
             /// The first and last ranks, where pawns promote.
             const PROMOTION_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
 
@@ -71,12 +79,14 @@ macro_rules! perft_module {
                         }
                     };
                 }
+                // Unused, and so not even written, unless `HASHED`.
+                let mut ahead = Ahead { slots: [None; AHEAD], made: 0 };
                 let mut sink = Expand::<HASHED, WHITE, false, { castle_state::NONE }> {
                     pos,
                     depth: depth - 1,
                     hash,
                     nodes: 0,
-                    pending: None,
+                    ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
                     lines: EnemyLines::UNKNOWN,
                 };
@@ -100,7 +110,7 @@ macro_rules! perft_module {
                     depth: 1,
                     hash: None,
                     nodes: 0,
-                    pending: None,
+                    ahead: None,
                     leapers: pos.leaper_sets(us),
                     lines: EnemyLines::of::<WHITE>(pos),
                 };
@@ -267,9 +277,8 @@ macro_rules! perft_module {
                 depth: u32,
                 hash: Option<&'a PerftHash>,
                 nodes: u64,
-                /// Hashed: the child whose bucket is being fetched while the
-                /// next child is made; it is counted after that.
-                pending: Option<Position>,
+                /// Hashed: the children made but not yet counted.
+                ahead: Option<&'a mut Ahead>,
                 /// One ply above the leaves: the squares the side to move's
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
@@ -281,26 +290,45 @@ macro_rules! perft_module {
             impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8>
                 Expand<'_, HASHED, WHITE, LAST, CASTLE>
             {
-                /// Counts the subtree below `next`, or, hashed, starts
-                /// fetching its bucket and counts the child before it.
+                /// Makes the child `child` and counts the subtree below it;
+                /// hashed, the child is made into a slot, its bucket starts
+                /// loading, and the child made `AHEAD - 1` before it is
+                /// counted. Each child is copied once, from the parent into
+                /// its slot.
                 #[inline(always)]
-                fn count(&mut self, next: &Position) {
-                    match self.hash {
-                        Some(hash) if HASHED && self.depth >= 2 => {
-                            hash.prefetch(next.key());
-                            if let Some(previous) = self.pending.replace(*next) {
-                                self.count_now(&previous, Some(hash));
-                            }
+                fn make(&mut self, child: Child) {
+                    if let (true, Some(hash), Some(ahead)) =
+                        (HASHED && self.depth >= 2, self.hash, self.ahead.as_deref_mut())
+                    {
+                        let slot = ahead.slots[ahead.made % AHEAD].insert(*self.pos);
+                        child.play::<HASHED, WHITE>(slot);
+                        hash.prefetch(slot.key());
+                        ahead.made += 1;
+                        // The oldest child: in the slot the next one goes to.
+                        let oldest = &mut ahead.slots[ahead.made % AHEAD];
+                        if let Some(next) = oldest {
+                            // SAFETY: only reached from this module's functions,
+                            // whose caller vouched for the CPU features.
+                            self.nodes += unsafe { perft_hashed(next, self.depth, hash) };
+                            *oldest = None;
                         }
-                        hash => self.count_now(next, hash),
+                        return;
                     }
+                    let mut next = *self.pos;
+                    child.play::<HASHED, WHITE>(&mut next);
+                    self.count_now(&next, self.hash);
                 }
 
-                /// Counts the child left pending by [`Expand::count`].
+                /// Counts the children still in their slots, oldest first.
                 #[inline(always)]
                 fn flush(&mut self) {
-                    if let Some(previous) = self.pending.take() {
-                        self.count_now(&previous, self.hash);
+                    if let (Some(hash), Some(ahead)) = (self.hash, self.ahead.as_deref()) {
+                        for n in ahead.made..ahead.made + AHEAD {
+                            if let Some(next) = &ahead.slots[n % AHEAD] {
+                                // SAFETY: as in `make`.
+                                self.nodes += unsafe { perft_hashed(next, self.depth, hash) };
+                            }
+                        }
                     }
                 }
 
@@ -316,8 +344,8 @@ macro_rules! perft_module {
                     };
                 }
 
-                // Each child is copied and changed in place: returning a new
-                // position from a function cost a second copy.
+                // Each child is copied and changed in place (`make`):
+                // returning a new position from a function cost a second copy.
 
                 // One ply above the leaves, each child is made and counted
                 // by a function of its own (`leaf_normal` and the like).
@@ -331,9 +359,7 @@ macro_rules! perft_module {
                         self.nodes += unsafe { leaf_move::<WHITE, CASTLE>(self.pos, piece, mv) };
                         return;
                     }
-                    let mut next = *self.pos;
-                    next.play_as::<HASHED, L, WHITE>(piece, mv);
-                    self.count(&next);
+                    self.make(Child::Any(piece, mv));
                 }
 
                 /// A plain move of `piece`; `double` if it is a pawn's double
@@ -356,9 +382,7 @@ macro_rules! perft_module {
                         };
                         return;
                     }
-                    let mut next = *self.pos;
-                    next.play_plain::<HASHED, L, WHITE>(piece, from, to, double);
-                    self.count(&next);
+                    self.make(Child::Plain(piece, from, to, double));
                 }
 
                 #[inline(always)]
@@ -373,9 +397,47 @@ macro_rules! perft_module {
                         };
                         return;
                     }
-                    let mut next = *self.pos;
-                    next.play_promotion::<HASHED, L, WHITE>(from, to, promo);
-                    self.count(&next);
+                    self.make(Child::Promotion(from, to, promo));
+                }
+            }
+
+            /// Hashed: the last `AHEAD` children of a node, made in place
+            /// (child `n` in slot `n % AHEAD`). Each is counted only once
+            /// `AHEAD - 1` more have been made, so that their buckets load
+            /// meanwhile.
+            struct Ahead {
+                slots: [Option<Position>; AHEAD],
+                /// The children made so far.
+                made: usize,
+            }
+
+            /// A move to make, as the generator hands it over.
+            #[derive(Clone, Copy)]
+            enum Child {
+                /// Any move of the piece (castling and en passant come this way).
+                Any(Piece, Move),
+                /// A plain move of the piece from and to the squares, and
+                /// whether it is a pawn's double push.
+                Plain(Piece, Square, Square, bool),
+                /// A promotion from and to the squares, to the piece.
+                Promotion(Square, Square, Piece),
+            }
+
+            impl Child {
+                /// Makes the move in `next`, a copy of the parent, with keys
+                /// if `KEYS`; White moves if `WHITE`. Inlined where the
+                /// variant is known, so the match folds away.
+                #[inline(always)]
+                fn play<const KEYS: bool, const WHITE: bool>(self, next: &mut Position) {
+                    match self {
+                        Child::Any(piece, mv) => next.play_as::<KEYS, L, WHITE>(piece, mv),
+                        Child::Plain(piece, from, to, double) => {
+                            next.play_plain::<KEYS, L, WHITE>(piece, from, to, double)
+                        }
+                        Child::Promotion(from, to, promo) => {
+                            next.play_promotion::<KEYS, L, WHITE>(from, to, promo)
+                        }
+                    }
                 }
             }
 
