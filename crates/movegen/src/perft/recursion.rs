@@ -8,7 +8,7 @@
 macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
-            use crate::generate::MoveSink;
+            use crate::generate::{MoveSink, SliderCounts};
             use crate::king_moves::Leapers;
             use crate::make::EnemyLines;
             use crate::bitboard::Bitboard;
@@ -81,7 +81,7 @@ macro_rules! perft_module {
                 }
                 // Unused, and so not even written, unless `HASHED`.
                 let mut ahead = Ahead { slots: [None; AHEAD], made: 0 };
-                let mut sink = Expand::<HASHED, WHITE, false, { castle_state::NONE }> {
+                let mut sink = Expand::<HASHED, WHITE, false, { castle_state::NONE }, false> {
                     pos,
                     depth: depth - 1,
                     hash,
@@ -89,6 +89,7 @@ macro_rules! perft_module {
                     ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
                     lines: EnemyLines::UNKNOWN,
+                    shared: &SliderCounts::NONE,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.flush();
@@ -104,8 +105,31 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             unsafe fn expand_last<const WHITE: bool, const CASTLE: u8>(pos: &Position) -> u64 {
+                let them = if WHITE { Color::Black } else { Color::White };
+                // SAFETY: same features as this function.
+                unsafe {
+                    let mut counts = SliderCounts::NONE;
+                    if pos.checkers().is_empty() && counts.fill::<L>(pos, them) {
+                        expand_last_with::<WHITE, CASTLE, true>(pos, &counts)
+                    } else {
+                        expand_last_with::<WHITE, CASTLE, false>(pos, &counts)
+                    }
+                }
+            }
+
+            /// [`expand_last`] with the enemy sliders' counts `shared` if
+            /// `SHARED` (otherwise `shared` is not read, and the leaves are
+            /// compiled without it).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            $(#[$attr])*
+            unsafe fn expand_last_with<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
+                pos: &Position,
+                shared: &SliderCounts,
+            ) -> u64 {
                 let us = if WHITE { Color::White } else { Color::Black };
-                let mut sink = Expand::<false, WHITE, true, CASTLE> {
+                let mut sink = Expand::<false, WHITE, true, CASTLE, SHARED> {
                     pos,
                     depth: 1,
                     hash: None,
@@ -113,6 +137,7 @@ macro_rules! perft_module {
                     ahead: None,
                     leapers: pos.leaper_sets(us),
                     lines: EnemyLines::of::<WHITE>(pos),
+                    shared,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
                 sink.nodes
@@ -166,12 +191,13 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: u8, const PIECE: usize>(
+            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: u8, const PIECE: usize, const SHARED: bool>(
                 pos: &Position,
                 from: Square,
                 to: Square,
                 known: Bitboard,
                 lines: &EnemyLines,
+                shared: &SliderCounts,
             ) -> u64 {
                 let double = PIECE == DOUBLE_PUSH;
                 let piece = if double { Piece::Pawn } else { Piece::ALL[PIECE % 6] };
@@ -181,7 +207,7 @@ macro_rules! perft_module {
                     knights: piece == Piece::Knight,
                     king: piece == Piece::King,
                 };
-                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
+                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, (shared, from, to), |next| {
                     next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(lines))
                 })
             }
@@ -193,12 +219,13 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: u8, const PROMO: usize>(
+            unsafe fn leaf_promotion<const WHITE: bool, const CASTLE: u8, const PROMO: usize, const SHARED: bool>(
                 pos: &Position,
                 from: Square,
                 to: Square,
                 known: Bitboard,
                 lines: &EnemyLines,
+                shared: &SliderCounts,
             ) -> u64 {
                 let promo = Piece::ALL[PROMO];
                 let leapers = Leapers {
@@ -207,7 +234,7 @@ macro_rules! perft_module {
                     knights: promo == Piece::Knight,
                     king: false,
                 };
-                leaf::<WHITE, CASTLE>(pos, leapers, |next| {
+                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, (shared, from, to), |next| {
                     next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(lines))
                 })
             }
@@ -224,25 +251,33 @@ macro_rules! perft_module {
                 piece: Piece,
                 mv: Move,
             ) -> u64 {
-                leaf::<WHITE, CASTLE>(pos, Leapers::UNKNOWN, |next| next.play_as::<false, L, WHITE>(piece, mv))
+                let unused = (&SliderCounts::NONE, Square::A1, Square::A1);
+                leaf::<WHITE, CASTLE, false>(pos, Leapers::UNKNOWN, unused, |next| {
+                    next.play_as::<false, L, WHITE>(piece, mv)
+                })
             }
 
             /// Makes the child of `pos` with `play` and counts its moves,
             /// with the castling state `CASTLE` of the side to move in the
-            /// child (see `castling::state`).
+            /// child (see `castling::state`). With `shared`, the move changed
+            /// only its two squares, and the child takes the counts of the
+            /// sliders it did not reach from there.
             #[inline(always)]
-            fn leaf<const WHITE: bool, const CASTLE: u8>(
+            fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
                 leapers: Leapers,
+                (shared, from, to): (&SliderCounts, Square, Square),
                 play: impl FnOnce(&mut Position),
             ) -> u64 {
                 let mut next = *pos;
                 play(&mut next);
-                if WHITE {
-                    next.count_moves_state::<L, false, CASTLE>(leapers) as u64
-                } else {
-                    next.count_moves_state::<L, true, CASTLE>(leapers) as u64
-                }
+                let n = match (WHITE, SHARED) {
+                    (true, true) => next.count_moves_shared::<L, false, CASTLE>(leapers, shared, from, to),
+                    (false, true) => next.count_moves_shared::<L, true, CASTLE>(leapers, shared, from, to),
+                    (true, false) => next.count_moves_state::<L, false, CASTLE>(leapers),
+                    (false, false) => next.count_moves_state::<L, true, CASTLE>(leapers),
+                };
+                n as u64
             }
 
             /// # Safety
@@ -272,7 +307,7 @@ macro_rules! perft_module {
             /// White is to move in `pos` if `WHITE`.
             /// `LAST` one ply above the leaves, whose children's castling
             /// state is `CASTLE` (`castling::state`).
-            struct Expand<'a, const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8> {
+            struct Expand<'a, const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8, const SHARED: bool> {
                 pos: &'a Position,
                 depth: u32,
                 hash: Option<&'a PerftHash>,
@@ -285,10 +320,13 @@ macro_rules! perft_module {
                 /// One ply above the leaves: the lines between the enemy
                 /// king and our sliders.
                 lines: EnemyLines,
+                /// One ply above the leaves, if `SHARED`: the enemy sliders'
+                /// moves.
+                shared: &'a SliderCounts,
             }
 
-            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8>
-                Expand<'_, HASHED, WHITE, LAST, CASTLE>
+            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8, const SHARED: bool>
+                Expand<'_, HASHED, WHITE, LAST, CASTLE, SHARED>
             {
                 /// Makes the child `child` and counts the subtree below it;
                 /// hashed, the child is made into a slot, its bucket starts
@@ -376,8 +414,8 @@ macro_rules! perft_module {
                         };
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            leaf_normal_of::<WHITE, CASTLE>(
-                                self.pos, piece, from, to, double, known, &self.lines,
+                            leaf_normal_of::<WHITE, CASTLE, SHARED>(
+                                self.pos, piece, from, to, double, known, (&self.lines, self.shared),
                             )
                         };
                         return;
@@ -393,7 +431,9 @@ macro_rules! perft_module {
                         let known = if promo == Piece::Knight { king } else { knights | king };
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            leaf_promotion_of::<WHITE, CASTLE>(self.pos, from, to, promo, known, &self.lines)
+                            leaf_promotion_of::<WHITE, CASTLE, SHARED>(
+                                self.pos, from, to, promo, known, &self.lines, self.shared,
+                            )
                         };
                         return;
                     }
@@ -447,21 +487,22 @@ macro_rules! perft_module {
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             #[inline(always)]
-            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: u8>(
+            unsafe fn leaf_promotion_of<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
                 from: Square,
                 to: Square,
                 promo: Piece,
                 known: Bitboard,
                 lines: &EnemyLines,
+                shared: &SliderCounts,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     match promo {
-                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4>(pos, from, to, known, lines),
-                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3>(pos, from, to, known, lines),
-                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2>(pos, from, to, known, lines),
-                        _ => leaf_promotion::<WHITE, CASTLE, 1>(pos, from, to, known, lines),
+                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, lines, shared),
+                        _ => leaf_promotion::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, lines, shared),
                     }
                 }
             }
@@ -472,33 +513,33 @@ macro_rules! perft_module {
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             #[inline(always)]
-            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8>(
+            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
                 piece: Piece,
                 from: Square,
                 to: Square,
                 double: bool,
                 known: Bitboard,
-                lines: &EnemyLines,
+                (lines, shared): (&EnemyLines, &SliderCounts),
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     if double {
-                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH>(pos, from, to, known, lines);
+                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH, SHARED>(pos, from, to, known, lines, shared);
                     }
                     match piece {
-                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0>(pos, from, to, known, lines),
-                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1>(pos, from, to, known, lines),
-                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2>(pos, from, to, known, lines),
-                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3>(pos, from, to, known, lines),
-                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4>(pos, from, to, known, lines),
-                        Piece::King => leaf_normal::<WHITE, CASTLE, 5>(pos, from, to, known, lines),
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5, SHARED>(pos, from, to, known, lines, shared),
                     }
                 }
             }
 
-            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8> MoveSink
-                for Expand<'_, HASHED, WHITE, LAST, CASTLE>
+            impl<const HASHED: bool, const WHITE: bool, const LAST: bool, const CASTLE: u8, const SHARED: bool> MoveSink
+                for Expand<'_, HASHED, WHITE, LAST, CASTLE, SHARED>
             {
                 // The piece and the kind of move are known here (constants
                 // once the generator is inlined), so plain moves go straight
