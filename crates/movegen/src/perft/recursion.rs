@@ -259,9 +259,9 @@ macro_rules! perft_module {
 
             /// Makes the child of `pos` with `play` and counts its moves,
             /// with the castling state `CASTLE` of the side to move in the
-            /// child (see `castling::state`). With `shared`, the move changed
+            /// child (see `castling::state`). If `SHARED`, the move changed
             /// only its two squares, and the child takes the counts of the
-            /// sliders it did not reach from there.
+            /// sliders it did not reach from `shared`.
             #[inline(always)]
             fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
