@@ -280,6 +280,44 @@ pub(crate) trait Sliders {
     fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
         Self::rook(sq, occupied) | Self::bishop(sq, occupied)
     }
+    /// The squares a slider whose lookup is `magic` (from
+    /// [`rook_magic`] or [`bishop_magic`]) attacks through `occupied`:
+    /// one code path for either kind, so a loop over sliders of both kinds
+    /// does not branch on the kind.
+    fn lookup(magic: &Magic, occupied: Bitboard) -> Bitboard;
+
+    /// Sets bit `unit` in the byte of `reach` of every square of `squares`.
+    #[inline(always)]
+    fn mark(reach: &mut Reach, squares: Bitboard, unit: usize) {
+        for sq in squares {
+            reach.0[sq.index()] |= 1 << unit;
+        }
+    }
+}
+
+/// One byte per square, aligned so that eight squares can be written as
+/// one word.
+#[derive(Clone, Copy)]
+#[repr(C, align(8))]
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) struct Reach(pub(crate) [u8; 64]);
+
+/// The lookup of a rook on `sq`, for [`Sliders::lookup`].
+#[inline(always)]
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) fn rook_magic(sq: Square) -> &'static Magic {
+    &ROOK_MAGICS[sq.index()]
+}
+
+/// A lookup to fill arrays of them with before they are set (a1's rook).
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) const PLACEHOLDER_MAGIC: &Magic = &ROOK_MAGICS[0];
+
+/// The lookup of a bishop on `sq`, for [`Sliders::lookup`].
+#[inline(always)]
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) fn bishop_magic(sq: Square) -> &'static Magic {
+    &BISHOP_MAGICS[sq.index()]
 }
 
 /// The lookups of [`rook_attacks`] and [`bishop_attacks`].
@@ -294,6 +332,11 @@ impl Sliders for Magics {
     #[inline(always)]
     fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
         bishop_attacks(sq, occupied)
+    }
+
+    #[inline(always)]
+    fn lookup(magic: &Magic, occupied: Bitboard) -> Bitboard {
+        magic_lookup(magic, occupied)
     }
 }
 
@@ -313,6 +356,26 @@ impl Sliders for Pext {
     #[inline(always)]
     fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
         pext_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+    }
+
+    #[inline(always)]
+    fn lookup(magic: &Magic, occupied: Bitboard) -> Bitboard {
+        pext_lookup(magic, occupied)
+    }
+
+    /// A rank at a time, without a branch: PDEP spreads the rank's eight
+    /// bits to bit `unit` of eight bytes (the loop over the squares missed
+    /// its exit about once per slider).
+    #[inline(always)]
+    fn mark(reach: &mut Reach, squares: Bitboard, unit: usize) {
+        let bytes = 0x0101_0101_0101_0101u64 << unit;
+        for (rank, word) in reach.0.chunks_exact_mut(8).enumerate() {
+            // SAFETY: as in `pext_lookup`: PDEP is BMI2, which this type
+            // is only used with.
+            let spread = unsafe { core::arch::x86_64::_pdep_u64(squares.0 >> (8 * rank), bytes) };
+            let word: &mut [u8; 8] = word.try_into().expect("chunks of eight");
+            *word = (u64::from_le_bytes(*word) | spread).to_le_bytes();
+        }
     }
 }
 

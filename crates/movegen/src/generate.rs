@@ -1,7 +1,10 @@
 //! Legal move generation with check and pin masks (no make-and-test), into
 //! a [`MoveSink`].
 
-use crate::attacks::{between, knight_attacks, line, pawn_attacks, Magics, Sliders};
+use crate::attacks::{
+    between, bishop_magic, knight_attacks, line, pawn_attacks, rook_magic, Magic, Magics, Reach,
+    Sliders, PLACEHOLDER_MAGIC,
+};
 use crate::bitboard::Bitboard;
 use crate::castling::state as castle_state;
 use crate::king_moves::Leapers;
@@ -625,22 +628,29 @@ fn simple(piece: Piece, from: Square, to: Bitboard) -> PieceMoves {
 /// slider's moves unchanged, so it looks up only the sliders its move
 /// reached and those pinned, and takes the rest from here.
 ///
-/// The sliders are numbered (at most eight), so that the table from squares
-/// to sliders is 64 bytes, cleared by a few stores, not 64 bitboards.
+/// A slider is kept as one unit per kind of move: a bishop or a rook is
+/// one, a queen two (its diagonal and its straight moves, disjoint sets
+/// whose counts add up). Each unit has one lookup, so a child recounting
+/// units of both kinds never branches on the kind (that branch missed on
+/// about a quarter of the recounts in position 4). There are at most eight
+/// units, so that the table from squares to units is 64 bytes, cleared by
+/// a few stores, not 64 bitboards.
 #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
 pub(crate) struct SliderCounts {
     /// The node's enemy sliders.
     sliders: Bitboard,
     /// Their moves in the node, pins not minded, in all.
     total: u32,
-    /// Slider `i`'s square.
+    /// Unit `i`'s square.
     square: [Square; 8],
-    /// Slider `i`'s moves.
+    /// Unit `i`'s lookup.
+    magic: [&'static Magic; 8],
+    /// Unit `i`'s moves.
     count: [u8; 8],
-    /// For each square, the sliders (bit `i` for slider `i`) whose attacks
-    /// or own square contain it.
-    reach: [u8; 64],
-    /// For each slider's square, its bit (other squares unused).
+    /// For each square, the units (bit `i` for unit `i`) whose attacks or
+    /// own square contain it.
+    reach: Reach,
+    /// For each slider's square, its units' bits (other squares unused).
     bit: [u8; 64],
 }
 
@@ -652,58 +662,61 @@ impl SliderCounts {
         sliders: Bitboard::EMPTY,
         total: 0,
         square: [Square::A1; 8],
+        magic: [PLACEHOLDER_MAGIC; 8],
         count: [0; 8],
-        reach: [0; 64],
+        reach: Reach([0; 64]),
         bit: [0; 64],
     };
 
     /// Fills in the counts of the sliders of `them` in `pos`, with the
-    /// lookups `L`, where they pay: with fewer than three slider lookups (a
-    /// queen is two) the table costs the node more than its children save
-    /// (position 3, one rook a side, took 6% more instructions with it).
-    /// Returns whether it did; with more than eight sliders it does not.
+    /// lookups `L`, where they pay: with fewer than three units the table
+    /// costs the node more than its children save (position 3, one rook a
+    /// side, took 6% more instructions with it). Returns whether it did;
+    /// with more than eight units it does not.
     #[inline(always)]
     pub(crate) fn fill<L: Sliders>(&mut self, pos: &Position, them: Color) -> bool {
         let own = pos.colors[them];
-        let kinds = pos.slider_kinds(them);
-        let sliders = kinds[0] | kinds[1];
-        if kinds[0].len() + kinds[1].len() < 3 || sliders.len() > 8 {
+        let [diagonal, straight] = pos.slider_kinds(them);
+        let units = diagonal.len() + straight.len();
+        if !(3..=8).contains(&units) {
             return false;
         }
         let occ = pos.occupied();
-        self.sliders = sliders;
-        for (i, from) in sliders.into_iter().enumerate() {
-            let attacks = slider_attacks_of::<L>(from, occ, kinds);
-            let n = (attacks & !own).len();
-            let bit = 1u8 << i;
-            self.square[i] = from;
-            self.count[i] = n as u8;
-            self.total += n;
-            self.bit[from.index()] = bit;
-            for sq in attacks | Bitboard::from_square(from) {
-                self.reach[sq.index()] |= bit;
-            }
+        self.sliders = diagonal | straight;
+        let mut unit = 0;
+        for from in diagonal {
+            self.add::<L>(unit, from, bishop_magic(from), occ, own);
+            unit += 1;
+        }
+        for from in straight {
+            self.add::<L>(unit, from, rook_magic(from), occ, own);
+            unit += 1;
         }
         true
     }
-}
 
-/// The attacks of the slider on `sq` with the board `occ`, where
-/// `kinds` holds the sliders that move diagonally and those that move
-/// along ranks and files (a queen in both). Branches on the kind, not two
-/// masked lookups: siblings look up the same sliders, so the branches
-/// predict, and the masked lookups measured slower (position 4, -9%).
-#[inline(always)]
-#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
-fn slider_attacks_of<L: Sliders>(sq: Square, occ: Bitboard, kinds: [Bitboard; 2]) -> Bitboard {
-    let mut attacks = Bitboard::EMPTY;
-    if kinds[0].has(sq) {
-        attacks |= L::bishop(sq, occ);
+    /// Sets unit number `unit`: the slider on `from` whose lookup is
+    /// `magic`, on the board `occ` where its side has the pieces `own`.
+    /// (A method, not a closure in [`SliderCounts::fill`]: a closure does
+    /// not take on perft's target features, and PDEP became a call.)
+    #[inline(always)]
+    fn add<L: Sliders>(
+        &mut self,
+        unit: usize,
+        from: Square,
+        magic: &'static Magic,
+        occ: Bitboard,
+        own: Bitboard,
+    ) {
+        let attacks = L::lookup(magic, occ);
+        let n = (attacks & !own).len();
+        self.square[unit] = from;
+        self.magic[unit] = magic;
+        self.count[unit] = n as u8;
+        self.total += n;
+        self.bit[from.index()] |= 1 << unit;
+        L::mark(&mut self.reach, attacks | Bitboard::from_square(from), unit);
     }
-    if kinds[1].has(sq) {
-        attacks |= L::rook(sq, occ);
-    }
-    attacks
 }
 
 impl Position {
@@ -744,22 +757,22 @@ impl Position {
         for from in self.pieces[Piece::Knight] & own & !pinned {
             counter.0 += (knight_attacks(from) & !own).len() as usize;
         }
-        // The sliders the move reached, and the pinned ones, are counted
+        // The units the move reached, and the pinned ones, are counted
         // again (a captured one drops out); the others as in the node.
-        let mut again = shared.reach[from.index()] | shared.reach[to.index()];
+        let mut again = shared.reach.0[from.index()] | shared.reach.0[to.index()];
         for sq in pinned & shared.sliders {
             again |= shared.bit[sq.index()];
         }
         let occ = self.occupied();
-        let kinds = self.slider_kinds(us);
         let mut sliders = shared.total as usize;
         while again != 0 {
             let i = again.trailing_zeros() as usize;
             again &= again - 1;
             let sq = shared.square[i];
             sliders -= shared.count[i] as usize;
-            // A branch on the pin, as on the kind (see `slider_attacks_of`).
-            let mut attacks = slider_attacks_of::<L>(sq, occ, kinds) & !own;
+            // A captured slider's square holds an enemy: nothing to count.
+            let alive = 0u64.wrapping_sub((own.0 >> sq.index()) & 1);
+            let mut attacks = L::lookup(shared.magic[i], occ) & !own & Bitboard(alive);
             if pinned.has(sq) {
                 attacks &= line(king, sq);
             }
