@@ -668,19 +668,24 @@ impl SliderCounts {
         bit: [0; 64],
     };
 
-    /// Fills in the counts of the sliders of `them` in `pos`, with the
-    /// lookups `L`, where they pay: with fewer than three units the table
-    /// costs the node more than its children save (position 3, one rook a
-    /// side, took 6% more instructions with it). Returns whether it did;
-    /// with more than eight units it does not.
+    /// Whether the table pays for the children of `pos` whose side to move
+    /// is `them`: with fewer than three units it costs the node more than
+    /// its children save (position 3, one rook a side, took 6% more
+    /// instructions with it), and it has room for eight.
     #[inline(always)]
-    pub(crate) fn fill<L: Sliders>(&mut self, pos: &Position, them: Color) -> bool {
+    pub(crate) fn pays(pos: &Position, them: Color) -> bool {
+        let [diagonal, straight] = pos.slider_kinds(them);
+        (3..=8).contains(&(diagonal.len() + straight.len()))
+    }
+
+    /// Fills in the counts of the sliders of `them` in `pos`, with the
+    /// lookups `L`, into a table that is [`SliderCounts::NONE`], where
+    /// [`SliderCounts::pays`].
+    #[inline(always)]
+    pub(crate) fn fill<L: Sliders>(&mut self, pos: &Position, them: Color) {
+        debug_assert!(Self::pays(pos, them));
         let own = pos.colors[them];
         let [diagonal, straight] = pos.slider_kinds(them);
-        let units = diagonal.len() + straight.len();
-        if !(3..=8).contains(&units) {
-            return false;
-        }
         let occ = pos.occupied();
         self.sliders = diagonal | straight;
         let mut unit = 0;
@@ -692,7 +697,6 @@ impl SliderCounts {
             self.add::<L>(unit, from, rook_magic(from), occ, own);
             unit += 1;
         }
-        true
     }
 
     /// Sets unit number `unit`: the slider on `from` whose lookup is
