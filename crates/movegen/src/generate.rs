@@ -319,6 +319,8 @@ impl Position {
             || self.pawn_moves::<L, WHITE, CAPTURES, S>(king, own, target, sink)
     }
 
+    /// The moves of the knights, bishops, rooks and queens of the side to
+    /// move onto `target`.
     ///
     /// With `PARTS` (a sink that only adds up sizes) the sliders go by the
     /// kind of move instead: bishops and queens along diagonals, then rooks
