@@ -302,9 +302,8 @@ pub(crate) trait Sliders {
 #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
 pub(crate) struct Reach(pub(crate) [u8; 64]);
 
-/// The lookup of a rook on `sq`, for [`Sliders::lookup`].
+/// The lookup of a rook on `sq` (for [`Sliders::lookup`] as well).
 #[inline(always)]
-#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
 pub(crate) fn rook_magic(sq: Square) -> &'static Magic {
     &ROOK_MAGICS[sq.index()]
 }
@@ -313,9 +312,8 @@ pub(crate) fn rook_magic(sq: Square) -> &'static Magic {
 #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
 pub(crate) const PLACEHOLDER_MAGIC: &Magic = &ROOK_MAGICS[0];
 
-/// The lookup of a bishop on `sq`, for [`Sliders::lookup`].
+/// The lookup of a bishop on `sq` (for [`Sliders::lookup`] as well).
 #[inline(always)]
-#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
 pub(crate) fn bishop_magic(sq: Square) -> &'static Magic {
     &BISHOP_MAGICS[sq.index()]
 }
@@ -350,12 +348,12 @@ pub(crate) struct Pext;
 impl Sliders for Pext {
     #[inline(always)]
     fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-        pext_lookup(&ROOK_MAGICS[sq.index()], occupied)
+        pext_lookup(rook_magic(sq), occupied)
     }
 
     #[inline(always)]
     fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-        pext_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+        pext_lookup(bishop_magic(sq), occupied)
     }
 
     #[inline(always)]
@@ -410,7 +408,7 @@ fn pext_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
 /// ```
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
+    magic_lookup(rook_magic(sq), occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
@@ -423,7 +421,7 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// ```
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+    magic_lookup(bishop_magic(sq), occupied)
 }
 
 /// Rook attacks from `sq` on an empty board: a cheap test of whether a rook
