@@ -5,7 +5,11 @@ Usage: scripts/slow_clients_check.py ENGINE [--silent 200] [--partial 100]
                                      [--requests 40] [--timeout 5]
 
 Opens --silent connections that send nothing and --partial connections that
-send half a request line, then makes --requests ordinary requests from
+send half a request line, while the server is stopped (SIGSTOP: a server
+busy elsewhere; none of them is accepted yet), so the kernel must hold them
+all in the listen backlog: each must connect within 100 ms (an overflow
+drops the SYN, and the client sends it again only after a second). Then it
+resumes the server (SIGCONT) and makes --requests ordinary requests from
 another client (half on new connections, half on one kept-alive
 connection): each must be answered within 100 ms. Then every slow
 connection must be closed by the server after the documented header
@@ -15,6 +19,7 @@ Only the standard library: sockets and http.client.
 import argparse
 import http.client
 import selectors
+import signal
 import socket
 import sys
 import tempfile
@@ -39,13 +44,29 @@ def main():
         try:
             host = f"127.0.0.1:{port}"
             slow = []
-            opened = time.monotonic()
-            for k in range(args.silent + args.partial):
-                s = socket.create_connection(("127.0.0.1", port))
-                if k >= args.silent:
-                    s.sendall(b"GET /api/posi")
-                slow.append(s)
-            print(f"{args.silent} silent and {args.partial} half-request connections open")
+            proc.send_signal(signal.SIGSTOP)
+            try:
+                opened = time.monotonic()
+                slowest = 0.0
+                for k in range(args.silent + args.partial):
+                    start = time.perf_counter()
+                    try:
+                        s = socket.create_connection(("127.0.0.1", port), timeout=3)
+                    except OSError as e:
+                        slowest = max(slowest, time.perf_counter() - start)
+                        failures.append(f"connection {k} not made while the server was stopped ({e})")
+                        break
+                    slowest = max(slowest, time.perf_counter() - start)
+                    if k >= args.silent:
+                        s.sendall(b"GET /api/posi")
+                    slow.append(s)
+            finally:
+                proc.send_signal(signal.SIGCONT)
+            print(f"{len(slow)} of {args.silent} silent and {args.partial} half-request connections made"
+                  f" (server stopped meanwhile; slowest connect {slowest * 1000:.1f} ms)")
+            if slowest > LIMIT:
+                failures.append(f"a connect took {slowest * 1000:.0f} ms while the server was stopped"
+                                f" (limit {LIMIT * 1000:.0f} ms): the listen backlog overflowed")
             latencies = []
             keep = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             for k in range(args.requests):

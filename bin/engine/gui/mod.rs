@@ -106,8 +106,7 @@ async fn serve(
     play: Arc<play::Play>,
     reviews: Arc<review::Reviews>,
 ) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind((options.address, options.port))
-        .await
+    let listener = server::listen((options.address, options.port).into())
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.address, options.port))?;
     let addr = listener
         .local_addr()

@@ -18,9 +18,10 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::watch;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 
@@ -31,6 +32,25 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a shutdown waits for requests in flight.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// Connections the kernel holds for us before we accept them. Tokio's
+/// `TcpListener::bind` asks for 128: a class opening the page at once
+/// (each browser opens up to six connections) overflows that, and the
+/// kernel then drops a newcomer's SYN, which its client sends again only
+/// after a second. The kernel caps this at `net.core.somaxconn`.
+pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// A listener on `addr` with [`LISTEN_BACKLOG`], and `SO_REUSEADDR` as the
+/// standard library sets it (a restart finds the port free at once).
+pub fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
 
 /// The router with the layers every request passes: the Host and Origin
 /// check (outermost: a refused request reads no body), and the body timeout.
