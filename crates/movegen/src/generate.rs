@@ -409,6 +409,19 @@ impl Position {
         target: Bitboard,
         sink: &mut S,
     ) -> bool {
+        self.free_pawn_moves::<WHITE, CAPTURES, S>(own, target, sink)
+            || self.other_pawn_moves::<L, WHITE, CAPTURES, S>(king, own, target, sink)
+    }
+
+    /// The moves of the unpinned pawns of the side to move (whose pieces
+    /// are `own`), setwise.
+    #[inline(always)]
+    fn free_pawn_moves<const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+        &self,
+        own: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
         let empty = !self.occupied().0;
         let enemies = self.colors[!us].0;
@@ -424,7 +437,7 @@ impl Position {
         // compiler knows no target lies on the last rank and a counting
         // sink's promotion term (a second population count per set) folds
         // away. The order of the moves is the same either way.
-        let stopped = if free & Pawns::<WHITE>::SEVENTH_RANK == 0 {
+        if free & Pawns::<WHITE>::SEVENTH_RANK == 0 {
             self.free_pawn_sets::<WHITE, S>(
                 free & Pawns::<WHITE>::NO_PROMOTION,
                 empty,
@@ -435,10 +448,28 @@ impl Position {
             )
         } else {
             self.free_pawn_sets::<WHITE, S>(free, empty, enemies, pushes, target.0, sink)
-        };
-        if stopped {
-            return true;
         }
+    }
+
+    /// The pawn moves [`Position::pawn_moves`] does not take setwise: those
+    /// of pinned pawns, one by one, then en passant.
+    #[inline(always)]
+    fn other_pawn_moves<L: Sliders, const WHITE: bool, const CAPTURES: bool, S: MoveSink>(
+        &self,
+        king: Square,
+        own: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) -> bool {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let empty = !self.occupied().0;
+        let enemies = self.colors[!us].0;
+        let pawns = (self.pieces[Piece::Pawn] & own).0;
+        let pushes = if CAPTURES {
+            Pawns::<WHITE>::LAST_RANK
+        } else {
+            !0
+        };
         let target = target.0;
         for from in Bitboard(pawns & self.pinned.0) {
             let bb = Bitboard::from_square(from).0;
@@ -754,6 +785,61 @@ impl SliderCounts {
     }
 }
 
+/// What the children of one perft node share of their pawns' moves: the
+/// moves of the unpinned pawns of the side to move in them (the node's
+/// enemy) as the node's board has them, and the squares those moves depend
+/// on. A child that is not in check, whose unpinned pawns are the same,
+/// and whose move changed neither of its two squares among those, has the
+/// same count; the others count their pawns again.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+pub(crate) struct PawnCounts {
+    /// The pawns counted: those of the children's side not pinned in the node.
+    free: Bitboard,
+    /// The squares their count depends on: their own, those they push to
+    /// (one and two steps), and those they attack.
+    squares: Bitboard,
+    /// Their moves, a promotion counting four.
+    count: usize,
+}
+
+#[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+impl PawnCounts {
+    /// Counts that no child takes (they match no pawns).
+    pub(crate) const NONE: PawnCounts = PawnCounts {
+        free: Bitboard::EMPTY,
+        squares: Bitboard::FULL,
+        count: 0,
+    };
+
+    /// The counts of the pawns of the side that is White if `WHITE` in
+    /// `pos`, where the other side is to move and `pinned` are the pieces
+    /// it pins.
+    #[inline(always)]
+    pub(crate) fn of<const WHITE: bool>(pos: &Position, pinned: Bitboard) -> PawnCounts {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let own = pos.colors[us];
+        let free = (pos.pieces[Piece::Pawn] & own & !pinned).0;
+        let mut counter = Counter(0);
+        pos.free_pawn_sets::<WHITE, _>(
+            free,
+            !pos.occupied().0,
+            pos.colors[!us].0,
+            !0,
+            !own.0,
+            &mut counter,
+        );
+        let single = Pawns::<WHITE>::up(free);
+        let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK);
+        let attacks = Pawns::<WHITE>::up_west(free) | Pawns::<WHITE>::up_east(free);
+        PawnCounts {
+            free: Bitboard(free),
+            squares: Bitboard(free | single | double | attacks),
+            count: counter.0,
+        }
+    }
+}
+
 impl Position {
     /// The sliders of `color` that move diagonally and those that move
     /// along ranks and files (queens in both).
@@ -768,14 +854,20 @@ impl Position {
     }
 
     /// [`Position::count_moves_state`] for a child of the perft node whose
-    /// enemy sliders `shared` counted, made by a move that changed only the
-    /// squares `from` and `to` (no castling, no en passant).
+    /// enemy pawns `pawns` counted, and, if `SLIDERS`, whose enemy sliders
+    /// `shared` counted, made by a move that changed only the squares
+    /// `from` and `to` (no castling, no en passant).
     #[inline(always)]
     #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
-    pub(crate) fn count_moves_shared<L: Sliders, const WHITE: bool, const CASTLE: u8>(
+    pub(crate) fn count_moves_shared<
+        L: Sliders,
+        const WHITE: bool,
+        const CASTLE: u8,
+        const SLIDERS: bool,
+    >(
         &self,
         leapers: Leapers,
-        shared: &SliderCounts,
+        (shared, pawns): (&SliderCounts, &PawnCounts),
         from: Square,
         to: Square,
     ) -> usize {
@@ -791,6 +883,40 @@ impl Position {
         for from in self.pieces[Piece::Knight] & own & !pinned {
             counter.0 += (knight_attacks(from) & !own).len() as usize;
         }
+        if SLIDERS {
+            counter.0 += self.count_sliders_shared::<L>(own, king, shared, from, to);
+        } else {
+            let [diagonal, straight] = self.slider_kinds(us);
+            self.slider_moves(Piece::Bishop, L::bishop, king, diagonal, !own, &mut counter);
+            self.slider_moves(Piece::Rook, L::rook, king, straight, !own, &mut counter);
+        }
+        let mine = (self.pieces[Piece::Pawn] & own & !pinned).0;
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if (mine ^ pawns.free.0) | (touched & pawns.squares).0 == 0 {
+            counter.0 += pawns.count;
+        } else {
+            self.free_pawn_moves::<WHITE, false, _>(own, !own, &mut counter);
+        }
+        self.other_pawn_moves::<L, WHITE, false, _>(king, own, !own, &mut counter);
+        debug_assert_eq!(
+            counter.0,
+            self.count_moves_state::<L, WHITE, CASTLE>(leapers)
+        );
+        counter.0
+    }
+
+    /// The moves of the sliders of the side to move (`own`, whose king is
+    /// on `king`) in a child of the node whose sliders `shared` counted.
+    #[inline(always)]
+    fn count_sliders_shared<L: Sliders>(
+        &self,
+        own: Bitboard,
+        king: Square,
+        shared: &SliderCounts,
+        from: Square,
+        to: Square,
+    ) -> usize {
+        let pinned = self.pinned;
         // The units the move reached, and the pinned ones, are counted
         // again (a captured one drops out); the others as in the node.
         let mut again = shared.reach.0[from.index()] | shared.reach.0[to.index()];
@@ -812,12 +938,6 @@ impl Position {
             }
             sliders += attacks.len() as usize;
         }
-        counter.0 += sliders;
-        self.pawn_moves::<L, WHITE, false, _>(king, own, !own, &mut counter);
-        debug_assert_eq!(
-            counter.0,
-            self.count_moves_state::<L, WHITE, CASTLE>(leapers)
-        );
-        counter.0
+        sliders
     }
 }

@@ -8,7 +8,7 @@
 macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
-            use crate::generate::{MoveSink, SliderCounts};
+            use crate::generate::{MoveSink, PawnCounts, SliderCounts};
             use crate::king_moves::Leapers;
             use crate::make::EnemyLines;
             use crate::bitboard::Bitboard;
@@ -88,7 +88,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
-                    lines: EnemyLines::UNKNOWN,
+                    siblings: Siblings { lines: EnemyLines::UNKNOWN, pawns: PawnCounts::NONE },
                     shared: &SliderCounts::NONE,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -133,6 +133,12 @@ macro_rules! perft_module {
                 shared: &SliderCounts,
             ) -> u64 {
                 let us = if WHITE { Color::White } else { Color::Black };
+                let lines = EnemyLines::of::<WHITE>(pos);
+                let pawns = if WHITE {
+                    PawnCounts::of::<false>(pos, lines.pinned)
+                } else {
+                    PawnCounts::of::<true>(pos, lines.pinned)
+                };
                 let mut sink = Expand::<false, WHITE, true, CASTLE, SHARED> {
                     pos,
                     depth: 1,
@@ -140,7 +146,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: None,
                     leapers: pos.leaper_sets(us),
-                    lines: EnemyLines::of::<WHITE>(pos),
+                    siblings: Siblings { lines, pawns },
                     shared,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -200,7 +206,7 @@ macro_rules! perft_module {
                 from: Square,
                 to: Square,
                 known: Bitboard,
-                lines: &EnemyLines,
+                siblings: &Siblings,
                 shared: &SliderCounts,
             ) -> u64 {
                 let double = PIECE == DOUBLE_PUSH;
@@ -211,8 +217,9 @@ macro_rules! perft_module {
                     knights: piece == Piece::Knight,
                     king: piece == Piece::King,
                 };
-                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, (shared, from, to), |next| {
-                    next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(lines))
+                let counts = Some((shared, &siblings.pawns, from, to));
+                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
+                    next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(&siblings.lines))
                 })
             }
 
@@ -228,7 +235,7 @@ macro_rules! perft_module {
                 from: Square,
                 to: Square,
                 known: Bitboard,
-                lines: &EnemyLines,
+                siblings: &Siblings,
                 shared: &SliderCounts,
             ) -> u64 {
                 let promo = Piece::ALL[PROMO];
@@ -238,8 +245,9 @@ macro_rules! perft_module {
                     knights: promo == Piece::Knight,
                     king: false,
                 };
-                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, (shared, from, to), |next| {
-                    next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(lines))
+                let counts = Some((shared, &siblings.pawns, from, to));
+                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
+                    next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(&siblings.lines))
                 })
             }
 
@@ -255,31 +263,37 @@ macro_rules! perft_module {
                 piece: Piece,
                 mv: Move,
             ) -> u64 {
-                let unused = (&SliderCounts::NONE, Square::A1, Square::A1);
-                leaf::<WHITE, CASTLE, false>(pos, Leapers::UNKNOWN, unused, |next| {
+                leaf::<WHITE, CASTLE, false>(pos, Leapers::UNKNOWN, None, |next| {
                     next.play_as::<false, L, WHITE>(piece, mv)
                 })
             }
 
             /// Makes the child of `pos` with `play` and counts its moves,
             /// with the castling state `CASTLE` of the side to move in the
-            /// child (see `castling::state`). If `SHARED`, the move changed
-            /// only its two squares, and the child takes the counts of the
-            /// sliders it did not reach from `shared`.
+            /// child (see `castling::state`). With `counts`, the move
+            /// changed only its two squares `from` and `to`, and the child
+            /// takes its pawns' count from the node's where they did not
+            /// change, and, if `SHARED`, the counts of the sliders it did
+            /// not reach.
             #[inline(always)]
             fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
                 leapers: Leapers,
-                (shared, from, to): (&SliderCounts, Square, Square),
+                counts: Option<(&SliderCounts, &PawnCounts, Square, Square)>,
                 play: impl FnOnce(&mut Position),
             ) -> u64 {
                 let mut next = *pos;
                 play(&mut next);
-                let n = match (WHITE, SHARED) {
-                    (true, true) => next.count_moves_shared::<L, false, CASTLE>(leapers, shared, from, to),
-                    (false, true) => next.count_moves_shared::<L, true, CASTLE>(leapers, shared, from, to),
-                    (true, false) => next.count_moves_state::<L, false, CASTLE>(leapers),
-                    (false, false) => next.count_moves_state::<L, true, CASTLE>(leapers),
+                let n = match counts {
+                    Some((shared, pawns, from, to)) => {
+                        if WHITE {
+                            next.count_moves_shared::<L, false, CASTLE, SHARED>(leapers, (shared, pawns), from, to)
+                        } else {
+                            next.count_moves_shared::<L, true, CASTLE, SHARED>(leapers, (shared, pawns), from, to)
+                        }
+                    }
+                    None if WHITE => next.count_moves_state::<L, false, CASTLE>(leapers),
+                    None => next.count_moves_state::<L, true, CASTLE>(leapers),
                 };
                 n as u64
             }
@@ -322,8 +336,8 @@ macro_rules! perft_module {
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
                 /// One ply above the leaves: the lines between the enemy
-                /// king and our sliders.
-                lines: EnemyLines,
+                /// king and our sliders, and the enemy pawns' moves.
+                siblings: Siblings,
                 /// One ply above the leaves, if `SHARED`: the enemy sliders'
                 /// moves.
                 shared: &'a SliderCounts,
@@ -419,7 +433,7 @@ macro_rules! perft_module {
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
                             leaf_normal_of::<WHITE, CASTLE, SHARED>(
-                                self.pos, piece, from, to, double, known, (&self.lines, self.shared),
+                                self.pos, piece, from, to, double, known, (&self.siblings, self.shared),
                             )
                         };
                         return;
@@ -436,13 +450,21 @@ macro_rules! perft_module {
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
                             leaf_promotion_of::<WHITE, CASTLE, SHARED>(
-                                self.pos, from, to, promo, known, &self.lines, self.shared,
+                                self.pos, from, to, promo, known, &self.siblings, self.shared,
                             )
                         };
                         return;
                     }
                     self.make(Child::Promotion(from, to, promo));
                 }
+            }
+
+            /// What the children of a node one ply above the leaves share:
+            /// the lines between their king and the node's sliders, and
+            /// their pawns' moves on the node's board.
+            struct Siblings {
+                lines: EnemyLines,
+                pawns: PawnCounts,
             }
 
             /// Hashed: the last `AHEAD` children of a node, made in place
@@ -497,7 +519,7 @@ macro_rules! perft_module {
                 to: Square,
                 promo: Piece,
                 known: Bitboard,
-                lines: &EnemyLines,
+                lines: &Siblings,
                 shared: &SliderCounts,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
@@ -524,7 +546,7 @@ macro_rules! perft_module {
                 to: Square,
                 double: bool,
                 known: Bitboard,
-                (lines, shared): (&EnemyLines, &SliderCounts),
+                (lines, shared): (&Siblings, &SliderCounts),
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
