@@ -785,42 +785,54 @@ impl SliderCounts {
     }
 }
 
-/// What the children of one perft node share of their pawns' moves: the
-/// moves of the unpinned pawns of the side to move in them (the node's
-/// enemy) as the node's board has them, and the squares those moves depend
-/// on. A child that is not in check, whose unpinned pawns are the same,
-/// and whose move changed neither of its two squares among those, has the
-/// same count; the others count their pawns again.
+/// What the children of one perft node share of their pawns' and knights'
+/// moves: the moves of the unpinned pawns and knights of the side to move
+/// in them (the node's enemy) as the node's board has them, and the squares
+/// those moves depend on. A child that is not in check, whose unpinned
+/// pawns and knights are the same, and whose move changed neither of its
+/// two squares among those, has the same count; the others count them
+/// again.
 #[derive(Clone, Copy)]
 #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
-pub(crate) struct PawnCounts {
-    /// The pawns counted: those of the children's side not pinned in the node.
+pub(crate) struct LeaperCounts {
+    /// The pawns and knights counted: those of the children's side not
+    /// pinned in the node.
     free: Bitboard,
-    /// The squares their count depends on: their own, those they push to
-    /// (one and two steps), and those they attack.
+    /// The squares their count depends on: their own; for the pawns, those
+    /// they push to (one and two steps) and those they attack; for the
+    /// knights, the pieces of their side they guard.
     squares: Bitboard,
     /// Their moves, a promotion counting four.
     count: usize,
 }
 
 #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
-impl PawnCounts {
+impl LeaperCounts {
     /// Counts that no child takes (they match no pawns).
-    pub(crate) const NONE: PawnCounts = PawnCounts {
+    pub(crate) const NONE: LeaperCounts = LeaperCounts {
         free: Bitboard::EMPTY,
         squares: Bitboard::FULL,
         count: 0,
     };
 
-    /// The counts of the pawns of the side that is White if `WHITE` in
+    /// The counts of the pawns and knights of the side that is White if `WHITE` in
     /// `pos`, where the other side is to move and `pinned` are the pieces
     /// it pins.
     #[inline(always)]
-    pub(crate) fn of<const WHITE: bool>(pos: &Position, pinned: Bitboard) -> PawnCounts {
+    pub(crate) fn of<const WHITE: bool>(pos: &Position, pinned: Bitboard) -> LeaperCounts {
         let us = if WHITE { Color::White } else { Color::Black };
         let own = pos.colors[us];
         let free = (pos.pieces[Piece::Pawn] & own & !pinned).0;
+        let knights = pos.pieces[Piece::Knight] & own & !pinned;
         let mut counter = Counter(0);
+        // A knight's count changes only if it is taken, or if a piece of
+        // its own side that it guards is (the square becomes a target).
+        let mut guarded = Bitboard::EMPTY;
+        for from in knights {
+            let attacks = knight_attacks(from);
+            counter.0 += (attacks & !own).len() as usize;
+            guarded |= attacks & own;
+        }
         pos.free_pawn_sets::<WHITE, _>(
             free,
             !pos.occupied().0,
@@ -832,9 +844,9 @@ impl PawnCounts {
         let single = Pawns::<WHITE>::up(free);
         let double = Pawns::<WHITE>::up(single & Pawns::<WHITE>::THIRD_RANK);
         let attacks = Pawns::<WHITE>::up_west(free) | Pawns::<WHITE>::up_east(free);
-        PawnCounts {
-            free: Bitboard(free),
-            squares: Bitboard(free | single | double | attacks),
+        LeaperCounts {
+            free: Bitboard(free) | knights,
+            squares: Bitboard(free | single | double | attacks) | knights | guarded,
             count: counter.0,
         }
     }
@@ -854,7 +866,7 @@ impl Position {
     }
 
     /// [`Position::count_moves_state`] for a child of the perft node whose
-    /// enemy pawns `pawns` counted, and, if `SLIDERS`, whose enemy sliders
+    /// enemy pawns and knights `pawns` counted, and, if `SLIDERS`, whose enemy sliders
     /// `shared` counted, made by a move that changed only the squares
     /// `from` and `to` (no castling, no en passant).
     #[inline(always)]
@@ -867,7 +879,7 @@ impl Position {
     >(
         &self,
         leapers: Leapers,
-        (shared, pawns): (&SliderCounts, &PawnCounts),
+        (shared, pawns): (&SliderCounts, &LeaperCounts),
         from: Square,
         to: Square,
     ) -> usize {
@@ -880,9 +892,6 @@ impl Position {
         let pinned = self.pinned;
         let mut counter = Counter(0);
         self.king_moves::<L, false, CASTLE>(us, king, own, leapers, &mut counter);
-        for from in self.pieces[Piece::Knight] & own & !pinned {
-            counter.0 += (knight_attacks(from) & !own).len() as usize;
-        }
         if SLIDERS {
             counter.0 += self.count_sliders_shared::<L>(own, king, shared, from, to);
         } else {
@@ -890,11 +899,15 @@ impl Position {
             self.slider_moves(Piece::Bishop, L::bishop, king, diagonal, !own, &mut counter);
             self.slider_moves(Piece::Rook, L::rook, king, straight, !own, &mut counter);
         }
-        let mine = (self.pieces[Piece::Pawn] & own & !pinned).0;
+        let knights = self.pieces[Piece::Knight] & own & !pinned;
+        let mine = ((self.pieces[Piece::Pawn] & own & !pinned) | knights).0;
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
         if (mine ^ pawns.free.0) | (touched & pawns.squares).0 == 0 {
             counter.0 += pawns.count;
         } else {
+            for from in knights {
+                counter.0 += (knight_attacks(from) & !own).len() as usize;
+            }
             self.free_pawn_moves::<WHITE, false, _>(own, !own, &mut counter);
         }
         self.other_pawn_moves::<L, WHITE, false, _>(king, own, !own, &mut counter);

@@ -8,7 +8,7 @@
 macro_rules! perft_module {
     ($(#[$attr:meta])* mod $name:ident; sliders = $sliders:ty;) => {
         pub(super) mod $name {
-            use crate::generate::{MoveSink, PawnCounts, SliderCounts};
+            use crate::generate::{MoveSink, LeaperCounts, SliderCounts};
             use crate::king_moves::Leapers;
             use crate::make::EnemyLines;
             use crate::bitboard::Bitboard;
@@ -88,7 +88,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
-                    siblings: Siblings { lines: EnemyLines::UNKNOWN, pawns: PawnCounts::NONE },
+                    siblings: Siblings { lines: EnemyLines::UNKNOWN, pawns: LeaperCounts::NONE },
                     shared: &SliderCounts::NONE,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -135,9 +135,9 @@ macro_rules! perft_module {
                 let us = if WHITE { Color::White } else { Color::Black };
                 let lines = EnemyLines::of::<WHITE>(pos);
                 let pawns = if WHITE {
-                    PawnCounts::of::<false>(pos, lines.pinned)
+                    LeaperCounts::of::<false>(pos, lines.pinned)
                 } else {
-                    PawnCounts::of::<true>(pos, lines.pinned)
+                    LeaperCounts::of::<true>(pos, lines.pinned)
                 };
                 let mut sink = Expand::<false, WHITE, true, CASTLE, SHARED> {
                     pos,
@@ -272,14 +272,14 @@ macro_rules! perft_module {
             /// with the castling state `CASTLE` of the side to move in the
             /// child (see `castling::state`). With `counts`, the move
             /// changed only its two squares `from` and `to`, and the child
-            /// takes its pawns' count from the node's where they did not
-            /// change, and, if `SHARED`, the counts of the sliders it did
+            /// takes its pawns' and knights' count from the node's where
+            /// they did not change, and, if `SHARED`, the counts of the sliders it did
             /// not reach.
             #[inline(always)]
             fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
                 pos: &Position,
                 leapers: Leapers,
-                counts: Option<(&SliderCounts, &PawnCounts, Square, Square)>,
+                counts: Option<(&SliderCounts, &LeaperCounts, Square, Square)>,
                 play: impl FnOnce(&mut Position),
             ) -> u64 {
                 let mut next = *pos;
@@ -336,7 +336,8 @@ macro_rules! perft_module {
                 /// pawns, knights and king attack.
                 leapers: [Bitboard; 3],
                 /// One ply above the leaves: the lines between the enemy
-                /// king and our sliders, and the enemy pawns' moves.
+                /// king and our sliders, and the enemy pawns' and knights'
+                /// moves.
                 siblings: Siblings,
                 /// One ply above the leaves, if `SHARED`: the enemy sliders'
                 /// moves.
@@ -461,10 +462,10 @@ macro_rules! perft_module {
 
             /// What the children of a node one ply above the leaves share:
             /// the lines between their king and the node's sliders, and
-            /// their pawns' moves on the node's board.
+            /// their pawns' and knights' moves on the node's board.
             struct Siblings {
                 lines: EnemyLines,
-                pawns: PawnCounts,
+                pawns: LeaperCounts,
             }
 
             /// Hashed: the last `AHEAD` children of a node, made in place
