@@ -422,16 +422,8 @@ impl Position {
         target: Bitboard,
         sink: &mut S,
     ) -> bool {
-        let us = if WHITE { Color::White } else { Color::Black };
-        let empty = !self.occupied().0;
-        let enemies = self.colors[!us].0;
-        let pawns = (self.pieces[Piece::Pawn] & own).0;
+        let [empty, enemies, pawns, pushes] = self.pawn_board::<WHITE, CAPTURES>(own);
         let free = pawns & !self.pinned.0;
-        let pushes = if CAPTURES {
-            Pawns::<WHITE>::LAST_RANK
-        } else {
-            !0
-        };
         // Most positions have no pawn about to promote. Their sets are then
         // built from pawns masked to the ranks that cannot promote, so the
         // compiler knows no target lies on the last rank and a counting
@@ -451,6 +443,25 @@ impl Position {
         }
     }
 
+    /// What the pawn moves of the side to move (whose pieces are `own`)
+    /// read: the empty squares, the enemy's pieces, its pawns, and where a
+    /// push may land (with `CAPTURES`, only on the last rank).
+    #[inline(always)]
+    fn pawn_board<const WHITE: bool, const CAPTURES: bool>(&self, own: Bitboard) -> [u64; 4] {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let pushes = if CAPTURES {
+            Pawns::<WHITE>::LAST_RANK
+        } else {
+            !0
+        };
+        [
+            !self.occupied().0,
+            self.colors[!us].0,
+            (self.pieces[Piece::Pawn] & own).0,
+            pushes,
+        ]
+    }
+
     /// The pawn moves [`Position::pawn_moves`] does not take setwise: those
     /// of pinned pawns, one by one, then en passant.
     #[inline(always)]
@@ -462,14 +473,7 @@ impl Position {
         sink: &mut S,
     ) -> bool {
         let us = if WHITE { Color::White } else { Color::Black };
-        let empty = !self.occupied().0;
-        let enemies = self.colors[!us].0;
-        let pawns = (self.pieces[Piece::Pawn] & own).0;
-        let pushes = if CAPTURES {
-            Pawns::<WHITE>::LAST_RANK
-        } else {
-            !0
-        };
+        let [empty, enemies, pawns, pushes] = self.pawn_board::<WHITE, CAPTURES>(own);
         let target = target.0;
         for from in Bitboard(pawns & self.pinned.0) {
             let bb = Bitboard::from_square(from).0;
