@@ -870,7 +870,7 @@ impl Position {
     }
 
     /// [`Position::count_moves_state`] for a child of the perft node whose
-    /// enemy pawns and knights `pawns` counted, and, if `SLIDERS`, whose enemy sliders
+    /// enemy pawns and knights `leaper_counts` counted, and, if `SLIDERS`, whose enemy sliders
     /// `shared` counted, made by a move that changed only the squares
     /// `from` and `to` (no castling, no en passant).
     #[inline(always)]
@@ -883,7 +883,7 @@ impl Position {
     >(
         &self,
         leapers: Leapers,
-        (shared, pawns): (&SliderCounts, &LeaperCounts),
+        (shared, leaper_counts): (&SliderCounts, &LeaperCounts),
         from: Square,
         to: Square,
     ) -> usize {
@@ -906,8 +906,8 @@ impl Position {
         let knights = self.pieces[Piece::Knight] & own & !pinned;
         let mine = ((self.pieces[Piece::Pawn] & own & !pinned) | knights).0;
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if (mine ^ pawns.free.0) | (touched & pawns.squares).0 == 0 {
-            counter.0 += pawns.count;
+        if (mine ^ leaper_counts.free.0) | (touched & leaper_counts.squares).0 == 0 {
+            counter.0 += leaper_counts.count;
         } else {
             for from in knights {
                 counter.0 += (knight_attacks(from) & !own).len() as usize;

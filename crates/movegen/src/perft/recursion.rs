@@ -88,7 +88,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
-                    siblings: Siblings { lines: EnemyLines::UNKNOWN, pawns: LeaperCounts::NONE },
+                    siblings: Siblings { lines: EnemyLines::UNKNOWN, leaper_counts: LeaperCounts::NONE },
                     shared: &SliderCounts::NONE,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -134,7 +134,7 @@ macro_rules! perft_module {
             ) -> u64 {
                 let us = if WHITE { Color::White } else { Color::Black };
                 let lines = EnemyLines::of::<WHITE>(pos);
-                let pawns = if WHITE {
+                let leaper_counts = if WHITE {
                     LeaperCounts::of::<false>(pos, lines.pinned)
                 } else {
                     LeaperCounts::of::<true>(pos, lines.pinned)
@@ -146,7 +146,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: None,
                     leapers: pos.leaper_sets(us),
-                    siblings: Siblings { lines, pawns },
+                    siblings: Siblings { lines, leaper_counts },
                     shared,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -217,7 +217,7 @@ macro_rules! perft_module {
                     knights: piece == Piece::Knight,
                     king: piece == Piece::King,
                 };
-                let counts = Some((shared, &siblings.pawns, from, to));
+                let counts = Some((shared, &siblings.leaper_counts, from, to));
                 leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
                     next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(&siblings.lines))
                 })
@@ -245,7 +245,7 @@ macro_rules! perft_module {
                     knights: promo == Piece::Knight,
                     king: false,
                 };
-                let counts = Some((shared, &siblings.pawns, from, to));
+                let counts = Some((shared, &siblings.leaper_counts, from, to));
                 leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
                     next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(&siblings.lines))
                 })
@@ -285,11 +285,11 @@ macro_rules! perft_module {
                 let mut next = *pos;
                 play(&mut next);
                 let n = match counts {
-                    Some((shared, pawns, from, to)) => {
+                    Some((shared, leaper_counts, from, to)) => {
                         if WHITE {
-                            next.count_moves_shared::<L, false, CASTLE, SHARED>(leapers, (shared, pawns), from, to)
+                            next.count_moves_shared::<L, false, CASTLE, SHARED>(leapers, (shared, leaper_counts), from, to)
                         } else {
-                            next.count_moves_shared::<L, true, CASTLE, SHARED>(leapers, (shared, pawns), from, to)
+                            next.count_moves_shared::<L, true, CASTLE, SHARED>(leapers, (shared, leaper_counts), from, to)
                         }
                     }
                     None if WHITE => next.count_moves_state::<L, false, CASTLE>(leapers),
@@ -465,7 +465,7 @@ macro_rules! perft_module {
             /// their pawns' and knights' moves on the node's board.
             struct Siblings {
                 lines: EnemyLines,
-                pawns: LeaperCounts,
+                leaper_counts: LeaperCounts,
             }
 
             /// Hashed: the last `AHEAD` children of a node, made in place
@@ -520,16 +520,16 @@ macro_rules! perft_module {
                 to: Square,
                 promo: Piece,
                 known: Bitboard,
-                lines: &Siblings,
+                siblings: &Siblings,
                 shared: &SliderCounts,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     match promo {
-                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, lines, shared),
-                        _ => leaf_promotion::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Queen => leaf_promotion::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Rook => leaf_promotion::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Bishop => leaf_promotion::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, siblings, shared),
+                        _ => leaf_promotion::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, siblings, shared),
                     }
                 }
             }
@@ -547,20 +547,20 @@ macro_rules! perft_module {
                 to: Square,
                 double: bool,
                 known: Bitboard,
-                (lines, shared): (&Siblings, &SliderCounts),
+                (siblings, shared): (&Siblings, &SliderCounts),
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     if double {
-                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH, SHARED>(pos, from, to, known, lines, shared);
+                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH, SHARED>(pos, from, to, known, siblings, shared);
                     }
                     match piece {
-                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, lines, shared),
-                        Piece::King => leaf_normal::<WHITE, CASTLE, 5, SHARED>(pos, from, to, known, lines, shared),
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5, SHARED>(pos, from, to, known, siblings, shared),
                     }
                 }
             }
