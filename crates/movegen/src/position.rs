@@ -207,6 +207,15 @@ impl Position {
         self.colors[0] | self.colors[1]
     }
 
+    /// Whether the board holds only kings, rooks and pawns (perft compiles
+    /// the last ply of such positions without the other kinds).
+    #[inline(always)]
+    #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
+    pub(crate) fn is_rooks_and_pawns(&self) -> bool {
+        (self.pieces[Piece::Knight] | self.pieces[Piece::Bishop] | self.pieces[Piece::Queen])
+            .is_empty()
+    }
+
     /// The kind of piece on `sq`, if any.
     ///
     /// ```

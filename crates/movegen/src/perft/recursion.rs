@@ -88,7 +88,11 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: if HASHED { Some(&mut ahead) } else { None },
                     leapers: [Bitboard::EMPTY; 3],
-                    siblings: Siblings { lines: EnemyLines::UNKNOWN, leaper_counts: LeaperCounts::NONE },
+                    siblings: Siblings {
+                        lines: EnemyLines::UNKNOWN,
+                        leaper_counts: LeaperCounts::NONE,
+                        rooks_and_pawns: false,
+                    },
                     shared: &SliderCounts::NONE,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -146,7 +150,7 @@ macro_rules! perft_module {
                     nodes: 0,
                     ahead: None,
                     leapers: pos.leaper_sets(us),
-                    siblings: Siblings { lines, leaper_counts },
+                    siblings: Siblings { lines, leaper_counts, rooks_and_pawns: pos.is_rooks_and_pawns() },
                     shared,
                 };
                 pos.generate_for::<L, WHITE, false, _>(&mut sink);
@@ -201,7 +205,13 @@ macro_rules! perft_module {
             /// The CPU must have the features in this module's attributes.
             $(#[$attr])*
             #[inline(never)]
-            unsafe fn leaf_normal<const WHITE: bool, const CASTLE: u8, const PIECE: usize, const SHARED: bool>(
+            unsafe fn leaf_normal<
+                const WHITE: bool,
+                const CASTLE: u8,
+                const PIECE: usize,
+                const SHARED: bool,
+                const ROOKS_AND_PAWNS: bool,
+            >(
                 pos: &Position,
                 from: Square,
                 to: Square,
@@ -218,7 +228,7 @@ macro_rules! perft_module {
                     king: piece == Piece::King,
                 };
                 let counts = Some((shared, &siblings.leaper_counts, from, to));
-                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
+                leaf::<WHITE, CASTLE, SHARED, ROOKS_AND_PAWNS>(pos, leapers, counts, |next| {
                     next.play_plain_with::<false, L, WHITE>(piece, from, to, double, Some(&siblings.lines))
                 })
             }
@@ -246,7 +256,7 @@ macro_rules! perft_module {
                     king: false,
                 };
                 let counts = Some((shared, &siblings.leaper_counts, from, to));
-                leaf::<WHITE, CASTLE, SHARED>(pos, leapers, counts, |next| {
+                leaf::<WHITE, CASTLE, SHARED, false>(pos, leapers, counts, |next| {
                     next.play_promotion_with::<false, L, WHITE>(from, to, promo, Some(&siblings.lines))
                 })
             }
@@ -263,7 +273,7 @@ macro_rules! perft_module {
                 piece: Piece,
                 mv: Move,
             ) -> u64 {
-                leaf::<WHITE, CASTLE, false>(pos, Leapers::UNKNOWN, None, |next| {
+                leaf::<WHITE, CASTLE, false, false>(pos, Leapers::UNKNOWN, None, |next| {
                     next.play_as::<false, L, WHITE>(piece, mv)
                 })
             }
@@ -274,15 +284,23 @@ macro_rules! perft_module {
             /// changed only its two squares `from` and `to`, and the child
             /// takes its pawns' and knights' count from the node's where
             /// they did not change, and, if `SHARED`, the counts of the sliders it did
-            /// not reach.
+            /// not reach. With `ROOKS_AND_PAWNS`, the board holds no
+            /// knights, bishops or queens, and the move makes none: the
+            /// child says so, and the count's code for them folds away.
             #[inline(always)]
-            fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
+            fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool, const ROOKS_AND_PAWNS: bool>(
                 pos: &Position,
                 leapers: Leapers,
                 counts: Option<(&SliderCounts, &LeaperCounts, Square, Square)>,
                 play: impl FnOnce(&mut Position),
             ) -> u64 {
                 let mut next = *pos;
+                if ROOKS_AND_PAWNS {
+                    debug_assert!(pos.is_rooks_and_pawns());
+                    for kind in [Piece::Knight, Piece::Bishop, Piece::Queen] {
+                        next.pieces[kind] = Bitboard::EMPTY;
+                    }
+                }
                 play(&mut next);
                 let n = match counts {
                     Some((shared, leaper_counts, from, to)) => {
@@ -466,6 +484,8 @@ macro_rules! perft_module {
             struct Siblings {
                 lines: EnemyLines,
                 leaper_counts: LeaperCounts,
+                /// Whether the board holds no knights, bishops or queens.
+                rooks_and_pawns: bool,
             }
 
             /// Hashed: the last `AHEAD` children of a node, made in place
@@ -549,18 +569,49 @@ macro_rules! perft_module {
                 known: Bitboard,
                 (siblings, shared): (&Siblings, &SliderCounts),
             ) -> u64 {
+                // Rook and pawn endings get leaves of their own, compiled
+                // only where no castling and no slider table can be (a
+                // table needs three enemy rooks here). The branch is the
+                // same for every child of a node, so it predicts.
+                // SAFETY: the caller vouched for the CPU features.
+                unsafe {
+                    if CASTLE == castle_state::NONE && !SHARED && siblings.rooks_and_pawns {
+                        leaf_normal_by::<WHITE, CASTLE, SHARED, true>(pos, piece, from, to, double, known, siblings, shared)
+                    } else {
+                        leaf_normal_by::<WHITE, CASTLE, SHARED, false>(pos, piece, from, to, double, known, siblings, shared)
+                    }
+                }
+            }
+
+            /// [`leaf_normal_of`] with `ROOKS_AND_PAWNS` as in [`leaf`] (only
+            /// pawns, rooks and kings can move then).
+            ///
+            /// # Safety
+            /// The CPU must have the features in this module's attributes.
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn leaf_normal_by<const WHITE: bool, const CASTLE: u8, const SHARED: bool, const ROOKS_AND_PAWNS: bool>(
+                pos: &Position,
+                piece: Piece,
+                from: Square,
+                to: Square,
+                double: bool,
+                known: Bitboard,
+                siblings: &Siblings,
+                shared: &SliderCounts,
+            ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
                     if double {
-                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH, SHARED>(pos, from, to, known, siblings, shared);
+                        return leaf_normal::<WHITE, CASTLE, DOUBLE_PUSH, SHARED, ROOKS_AND_PAWNS>(pos, from, to, known, siblings, shared);
                     }
                     match piece {
-                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0, SHARED>(pos, from, to, known, siblings, shared),
-                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1, SHARED>(pos, from, to, known, siblings, shared),
-                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2, SHARED>(pos, from, to, known, siblings, shared),
-                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3, SHARED>(pos, from, to, known, siblings, shared),
-                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4, SHARED>(pos, from, to, known, siblings, shared),
-                        Piece::King => leaf_normal::<WHITE, CASTLE, 5, SHARED>(pos, from, to, known, siblings, shared),
+                        Piece::Pawn => leaf_normal::<WHITE, CASTLE, 0, SHARED, ROOKS_AND_PAWNS>(pos, from, to, known, siblings, shared),
+                        Piece::Knight => leaf_normal::<WHITE, CASTLE, 1, SHARED, false>(pos, from, to, known, siblings, shared),
+                        Piece::Bishop => leaf_normal::<WHITE, CASTLE, 2, SHARED, false>(pos, from, to, known, siblings, shared),
+                        Piece::Rook => leaf_normal::<WHITE, CASTLE, 3, SHARED, ROOKS_AND_PAWNS>(pos, from, to, known, siblings, shared),
+                        Piece::Queen => leaf_normal::<WHITE, CASTLE, 4, SHARED, false>(pos, from, to, known, siblings, shared),
+                        Piece::King => leaf_normal::<WHITE, CASTLE, 5, SHARED, ROOKS_AND_PAWNS>(pos, from, to, known, siblings, shared),
                     }
                 }
             }
