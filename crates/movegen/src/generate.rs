@@ -870,9 +870,9 @@ impl Position {
     }
 
     /// [`Position::count_moves_state`] for a child of the perft node whose
-    /// enemy pawns and knights `leaper_counts` counted, and, if `SLIDERS`, whose enemy sliders
-    /// `shared` counted, made by a move that changed only the squares
-    /// `from` and `to` (no castling, no en passant).
+    /// enemy pawns and knights `leaper_counts` counted, and, if `SLIDERS`,
+    /// whose enemy sliders `shared` counted, made by a move that changed
+    /// only the squares `from` and `to` (no castling, no en passant).
     #[inline(always)]
     #[cfg_attr(not(feature = "fast-perft"), allow(dead_code))]
     pub(crate) fn count_moves_shared<

@@ -283,8 +283,9 @@ macro_rules! perft_module {
             /// child (see `castling::state`). With `counts`, the move
             /// changed only its two squares `from` and `to`, and the child
             /// takes its pawns' and knights' count from the node's where
-            /// they did not change, and, if `SHARED`, the counts of the sliders it did
-            /// not reach. With `ROOKS_AND_PAWNS`, the board holds no
+            /// they did not change, and, if `SHARED`, the counts of the
+            /// sliders it did not reach. With `ROOKS_AND_PAWNS`, the board
+            /// holds no
             /// knights, bishops or queens, and the move makes none: the
             /// child says so, and the count's code for them folds away.
             #[inline(always)]
@@ -449,11 +450,19 @@ macro_rules! perft_module {
                             Piece::King => pawns | knights,
                             _ => pawns | knights | king,
                         };
+                        let (pos, shared) = (self.pos, (&self.siblings, self.shared));
+                        // Rook and pawn endings get leaves of their own,
+                        // compiled only where no castling and no slider
+                        // table can be (a table needs three enemy rooks
+                        // here). The branch is the same for every child of
+                        // a node, so it predicts.
                         // SAFETY: as in `child`.
                         self.nodes += unsafe {
-                            leaf_normal_of::<WHITE, CASTLE, SHARED>(
-                                self.pos, piece, from, to, double, known, (&self.siblings, self.shared),
-                            )
+                            if CASTLE == castle_state::NONE && !SHARED && self.siblings.rooks_and_pawns {
+                                leaf_normal_of::<WHITE, CASTLE, SHARED, true>(pos, piece, from, to, double, known, shared)
+                            } else {
+                                leaf_normal_of::<WHITE, CASTLE, SHARED, false>(pos, piece, from, to, double, known, shared)
+                            }
                         };
                         return;
                     }
@@ -555,12 +564,13 @@ macro_rules! perft_module {
             }
 
             /// [`leaf_normal`] for `piece`, known at compile time where the
-            /// generator is inlined.
+            /// generator is inlined, with `ROOKS_AND_PAWNS` as in [`leaf`]
+            /// (only pawns, rooks and kings move then).
             ///
             /// # Safety
             /// The CPU must have the features in this module's attributes.
             #[inline(always)]
-            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8, const SHARED: bool>(
+            unsafe fn leaf_normal_of<const WHITE: bool, const CASTLE: u8, const SHARED: bool, const ROOKS_AND_PAWNS: bool>(
                 pos: &Position,
                 piece: Piece,
                 from: Square,
@@ -568,37 +578,6 @@ macro_rules! perft_module {
                 double: bool,
                 known: Bitboard,
                 (siblings, shared): (&Siblings, &SliderCounts),
-            ) -> u64 {
-                // Rook and pawn endings get leaves of their own, compiled
-                // only where no castling and no slider table can be (a
-                // table needs three enemy rooks here). The branch is the
-                // same for every child of a node, so it predicts.
-                // SAFETY: the caller vouched for the CPU features.
-                unsafe {
-                    if CASTLE == castle_state::NONE && !SHARED && siblings.rooks_and_pawns {
-                        leaf_normal_by::<WHITE, CASTLE, SHARED, true>(pos, piece, from, to, double, known, siblings, shared)
-                    } else {
-                        leaf_normal_by::<WHITE, CASTLE, SHARED, false>(pos, piece, from, to, double, known, siblings, shared)
-                    }
-                }
-            }
-
-            /// [`leaf_normal_of`] with `ROOKS_AND_PAWNS` as in [`leaf`] (only
-            /// pawns, rooks and kings can move then).
-            ///
-            /// # Safety
-            /// The CPU must have the features in this module's attributes.
-            #[inline(always)]
-            #[allow(clippy::too_many_arguments)]
-            unsafe fn leaf_normal_by<const WHITE: bool, const CASTLE: u8, const SHARED: bool, const ROOKS_AND_PAWNS: bool>(
-                pos: &Position,
-                piece: Piece,
-                from: Square,
-                to: Square,
-                double: bool,
-                known: Bitboard,
-                siblings: &Siblings,
-                shared: &SliderCounts,
             ) -> u64 {
                 // SAFETY: the caller vouched for the CPU features.
                 unsafe {
