@@ -285,9 +285,8 @@ macro_rules! perft_module {
             /// takes its pawns' and knights' count from the node's where
             /// they did not change, and, if `SHARED`, the counts of the
             /// sliders it did not reach. With `ROOKS_AND_PAWNS`, the board
-            /// holds no
-            /// knights, bishops or queens, and the move makes none: the
-            /// child says so, and the count's code for them folds away.
+            /// holds no knights, bishops or queens, and the move makes none:
+            /// the child says so, and the count's code for them folds away.
             #[inline(always)]
             fn leaf<const WHITE: bool, const CASTLE: u8, const SHARED: bool, const ROOKS_AND_PAWNS: bool>(
                 pos: &Position,
