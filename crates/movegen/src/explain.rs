@@ -417,7 +417,9 @@ fn pawn_geometry(pos: &Position, from: Square, to: Square) -> Result<bool, Illeg
         if pos.colored(!us).has(to) {
             return Ok(false);
         }
-        if pos.ep_square() == Some(to) {
+        // The square a pawn just skipped, also where taking is illegal
+        // (`ep_square` names it only when legal): that gets its own reason.
+        if pos.pseudo_ep == Some(to) {
             return Ok(true);
         }
         return Err(Illegal::PawnNothingToTake(to));

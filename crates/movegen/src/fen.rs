@@ -1,6 +1,6 @@
 //! Forsyth-Edwards Notation: parsing with typed errors, and printing.
 
-use crate::attacks::Magics;
+use crate::attacks::{pawn_attacks, Magics};
 use crate::bitboard::Bitboard;
 use crate::castling::{lane_index, CastleSide, CastlingRights};
 use crate::castling_mode::CastlingMode;
@@ -178,6 +178,7 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         pos.update_check_info::<Magics>();
+        pos.normalise_ep();
         pos.reset_castling_squares();
         pos.key = pos.compute_key();
         // Parsed already, so anything but `KQkq-` is a file letter.
@@ -429,6 +430,24 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         pos.castle_lanes[color.index()][side.index()] = lane_index(color, king.file(), rook.file());
     }
     Ok(())
+}
+
+impl Position {
+    /// Keeps the en-passant square a FEN named only while a capture there is
+    /// legal, as `play` does, and notes it for the Polyglot key while a pawn
+    /// stands ready to take (legal or not). Needs up-to-date checkers.
+    fn normalise_ep(&mut self) {
+        let Some(ep) = self.ep.take() else {
+            return;
+        };
+        let us = self.side;
+        if (pawn_attacks(!us, ep) & self.pieces_of(us, Piece::Pawn)).nonempty() {
+            self.pseudo_ep = Some(ep);
+            if self.any_legal_ep::<Magics>(ep) {
+                self.ep = Some(ep);
+            }
+        }
+    }
 }
 
 fn parse_ep(pos: &mut Position, field: &str) -> Result<(), FenError> {

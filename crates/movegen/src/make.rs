@@ -258,6 +258,7 @@ impl Position {
         debug_assert_eq!(self.side, sides::<WHITE>().0);
         let ep = self.ep.take();
         if KEYS {
+            self.pseudo_ep = None;
             self.key ^= zobrist::side_key();
             if let Some(ep) = ep {
                 self.key ^= zobrist::ep_key(ep);
@@ -337,13 +338,16 @@ impl Position {
             }
         }
         if let Some(ep) = double_push {
-            if KEYS {
-                if self.any_legal_ep::<L>(ep) {
+            if (pawn_attacks(us, ep) & self.pieces_of(them, Piece::Pawn)).nonempty() {
+                if !KEYS {
                     self.ep = Some(ep);
-                    self.key ^= zobrist::ep_key(ep);
+                } else {
+                    self.pseudo_ep = Some(ep);
+                    if self.any_legal_ep::<L>(ep) {
+                        self.ep = Some(ep);
+                        self.key ^= zobrist::ep_key(ep);
+                    }
                 }
-            } else if (pawn_attacks(us, ep) & self.pieces_of(them, Piece::Pawn)).nonempty() {
-                self.ep = Some(ep);
             }
         }
         if KEYS {
@@ -422,6 +426,7 @@ impl Position {
         }
         let mut next = *self;
         next.key ^= zobrist::side_key();
+        next.pseudo_ep = None;
         if let Some(ep) = next.ep.take() {
             next.key ^= zobrist::ep_key(ep);
         }

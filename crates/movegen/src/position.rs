@@ -50,7 +50,14 @@ pub struct Position {
     /// The squares a move from or onto costs a castling right: the rooks
     /// that may castle and their kings (kept by [`Position::reset_castling_squares`]).
     pub(crate) castling_squares: Bitboard,
+    /// The en-passant square, kept only while a capture there is legal (so
+    /// the FEN, `==` and the key agree however the position was reached).
     pub(crate) ep: Option<Square>,
+    /// The square a pawn just skipped when a pawn of the side to move stands
+    /// next to it, legal capture or not: the Polyglot key counts its file
+    /// (see `polyglot.rs`), and `explain_move` says why such a capture is
+    /// illegal. Not compared: by the rules of chess the capture is not there.
+    pub(crate) pseudo_ep: Option<Square>,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
@@ -126,6 +133,7 @@ impl Position {
             castle_lanes: [[0; 2]; 2],
             castling_squares: Bitboard::EMPTY,
             ep: None,
+            pseudo_ep: None,
             halfmove: 0,
             fullmove: 1,
             key: 0,

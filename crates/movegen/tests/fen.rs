@@ -15,7 +15,9 @@ fn round_trips_exactly() {
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        // An en-passant square only while the capture is legal (see
+        // a_fen_drops_an_en_passant_square_no_capture_can_use).
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3",
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "4k3/8/8/8/8/8/8/4K2R w K - 99 200",
         "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1",
@@ -209,4 +211,48 @@ fn en_passant_square_is_kept_only_when_a_capture_is_legal() {
     let pinned = Position::from_fen("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1").unwrap();
     let next = pinned.play(pinned.parse_uci_move("e2e4").unwrap());
     assert_eq!(next.ep_square(), None);
+}
+
+/// `from` with the UCI moves played.
+fn played(from: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_fen(from).unwrap();
+    for text in moves {
+        pos = pos.play(pos.parse_uci_move(text).unwrap());
+    }
+    pos
+}
+
+#[test]
+fn a_fen_drops_an_en_passant_square_no_capture_can_use() {
+    let cases = [
+        // After 1.e4, written with e3 as many programs write it: no black
+        // pawn stands next to e4.
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            movegen::STARTPOS_FEN,
+            &["e2e4"][..],
+        ),
+        // The pawn on b5 could take on c6, but it is pinned to its king.
+        ("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", "8/2p5/8/KP5r/8/8/8/7k b - - 0 1", &["c7c5"]),
+        // d4xe3 would expose the black king on a4 to the rook on h4.
+        ("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1", "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1", &["e2e4"]),
+    ];
+    for (written, start, moves) in cases {
+        let read = Position::from_fen(written).unwrap();
+        let reached = played(start, moves);
+        assert_eq!(read.ep_square(), None, "{written}");
+        assert_eq!(read, reached, "{written}");
+        assert_eq!(read.key(), reached.key(), "{written}");
+        assert_eq!(read.key(), read.compute_key(), "{written}");
+        assert_eq!(read.fen(), reached.fen());
+        let mut fields: Vec<&str> = written.split(' ').collect();
+        fields[3] = "-";
+        assert_eq!(read.fen(), fields.join(" "));
+    }
+    // A capture that is legal keeps the square, read or reached.
+    let written = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    let read = Position::from_fen(written).unwrap();
+    let reached = played(movegen::STARTPOS_FEN, &["e2e4", "d7d5", "e4e5", "f7f5"]);
+    assert_eq!(read.ep_square(), Some(sq("f6")));
+    assert_eq!((read, read.fen()), (reached, written.to_string()));
 }
