@@ -12,7 +12,7 @@ use crate::bitboard::Bitboard;
 use crate::castling::CastleSide;
 use crate::castling_mode::CastlingMode;
 use crate::masks::piece_attacks;
-use crate::moves::Move;
+use crate::moves::{Move, UciMove};
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::square::{Rank, Square};
@@ -33,8 +33,11 @@ use core::fmt;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Illegal {
-    /// Not a move in UCI notation (`e2e4`, `e7e8q`).
+    /// Not a move in UCI notation (`e2e4`, `e7e8q`; squares and the
+    /// promotion letter in lower case).
     Malformed,
+    /// The null move `0000`: a pass, well-formed UCI but never a legal move.
+    NullMove,
     /// No piece stands on the move's first square.
     NoPiece(Square),
     /// The piece belongs to the side not to move.
@@ -51,7 +54,8 @@ pub enum Illegal {
     PawnNothingToTake(Square),
     /// A pawn reaching the last rank without a promotion piece.
     PromotionMissing,
-    /// A promotion piece given for a move that does not reach the last rank with a pawn.
+    /// A promotion piece given for a move that is not a pawn reaching the last
+    /// rank (castling with a letter, `e1g1q`, included).
     PromotionNotAllowed,
     /// The piece is pinned to its king by the slider on that square and leaves the line.
     Pinned(Square, Square),
@@ -124,6 +128,9 @@ impl fmt::Display for Reason<'_> {
         let pos = self.position;
         match self.illegal {
             Illegal::Malformed => f.write_str("not a move in UCI notation (like e2e4 or e7e8q)"),
+            Illegal::NullMove => {
+                f.write_str("0000 is the null move (a pass), which is never legal")
+            }
             Illegal::NoPiece(s) => write!(f, "there is no piece on {s}"),
             Illegal::NotYourTurn(s, c) => write!(
                 f,
@@ -246,28 +253,31 @@ impl Illegal {
 /// assert_eq!(explain_move(&pos, "g1e2").unwrap().to_string(), "g1e2");
 /// ```
 pub fn explain_move(pos: &Position, text: &str) -> Result<Move, Illegal> {
-    match pos.parse_uci_move(text) {
-        Ok(mv) => Ok(mv),
-        Err(crate::MoveError::Malformed) => Err(Illegal::Malformed),
-        Err(crate::MoveError::Illegal) => Err(diagnose(pos, text)),
-    }
+    let uci: UciMove = text.parse().map_err(|_| Illegal::Malformed)?;
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = uci
+    else {
+        return Err(Illegal::NullMove);
+    };
+    uci.to_move(pos)
+        .map_err(|_| diagnose(pos, from, to, promotion))
 }
 
-/// The squares and promotion of a well-formed UCI move.
-fn squares(text: &str) -> (Square, Square, Option<Piece>) {
-    let parse = |s: &str| Square::parse(s).expect("parse_uci_move checked the squares");
-    let promo = text[4..].chars().next().and_then(Piece::from_char);
-    (parse(&text[0..2]), parse(&text[2..4]), promo)
-}
-
-fn diagnose(pos: &Position, text: &str) -> Illegal {
-    let (from, to, promo) = squares(text);
+fn diagnose(pos: &Position, from: Square, to: Square, promo: Option<Piece>) -> Illegal {
     let us = pos.side_to_move();
     let Some(piece) = pos.piece_on(from) else {
         return Illegal::NoPiece(from);
     };
     if pos.color_on(from) != Some(us) {
         return Illegal::NotYourTurn(from, !us);
+    }
+    // Only a pawn promotes: a letter on any other move (castling-shaped
+    // king moves included) is the first thing wrong with it.
+    if piece != Piece::Pawn && promo.is_some() {
+        return Illegal::PromotionNotAllowed;
     }
     if piece == Piece::King {
         if let Some(side) = castle_attempt(pos, from, to) {

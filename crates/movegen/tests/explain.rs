@@ -26,12 +26,15 @@ fn check_all_claims(pos: &Position) -> usize {
         .iter()
         .map(|m| m.to_uci(mode).to_string())
         .collect();
-    let mut claims = 0;
+    let mut claims = 1;
+    assert_eq!(explain_move(pos, "0000"), Err(Illegal::NullMove), "{pos}");
     for from in pos.colored(pos.side_to_move()) {
+        // Every piece also with a letter: castling-shaped king moves with
+        // one were once left unexplained.
         let promos: &[&str] = if pos.piece_on(from) == Some(Piece::Pawn) {
             &["", "q", "n"]
         } else {
-            &[""]
+            &["", "r"]
         };
         for to in 0..64 {
             let to = Square::from_index(to).unwrap();
@@ -91,5 +94,41 @@ fn other_side_and_empty_squares_are_named() {
             matches!(err, Illegal::NoPiece(s) | Illegal::NotYourTurn(s, _) if s == from),
             "{from}: {err:?}"
         );
+    }
+}
+
+#[test]
+fn the_null_move_is_refused_with_its_reason_not_a_panic() {
+    let fens = [
+        movegen::STARTPOS_FEN,
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "bnnrqkrb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB b gd - 1 1",
+        "4k3/8/8/8/8/8/8/4K2q w - - 0 1",
+    ];
+    for fen in fens {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(explain_move(&pos, "0000"), Err(Illegal::NullMove), "{fen}");
+        assert_eq!(
+            Illegal::NullMove.reason(&pos).to_string(),
+            "0000 is the null move (a pass), which is never legal"
+        );
+    }
+}
+
+#[test]
+fn castling_with_a_promotion_letter_is_a_promotion_not_allowed() {
+    let cases = [
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &["e1g1q", "e1h1q", "e1c1n", "e1a1r"][..]),
+        ("bnnrqkrb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB b gd - 1 1", &["f8g8r", "f8d8q"]),
+        // Castling that is illegal anyway: the letter is the first fault.
+        ("r3k2r/8/8/8/8/8/8/RN2K1NR w KQkq - 0 1", &["e1g1q", "e1c1b"]),
+        // Ordinary king, knight and rook moves with a letter.
+        ("4k3/8/8/8/8/8/8/RN2K3 w - - 0 1", &["e1e2q", "b1c3n", "a1a8q"]),
+    ];
+    for (fen, texts) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        for text in texts {
+            assert_eq!(explain_move(&pos, text), Err(Illegal::PromotionNotAllowed), "{fen} {text}");
+        }
     }
 }
