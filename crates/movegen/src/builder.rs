@@ -5,7 +5,7 @@ use crate::castling_mode::CastlingMode;
 use crate::fen::FenError;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
-use crate::square::Square;
+use crate::square::{File, Square};
 use alloc::string::String;
 use core::fmt::Write as _;
 
@@ -34,7 +34,11 @@ use core::fmt::Write as _;
 pub struct PositionBuilder {
     board: [Option<(Color, Piece)>; 64],
     side: Color,
-    castling: [[bool; 2]; 2],
+    /// Each right, per colour and side: `None` for none, `Some(None)` for
+    /// the outermost rook on that side (as `KQkq`), `Some(Some(file))` for
+    /// the rook on that file (a position's own rook, kept by
+    /// [`PositionBuilder::from_position`]).
+    castling: [[Option<Option<File>>; 2]; 2],
     ep: Option<Square>,
     halfmove: u32,
     fullmove: u32,
@@ -59,7 +63,7 @@ impl PositionBuilder {
         PositionBuilder {
             board: [None; 64],
             side: Color::White,
-            castling: [[false; 2]; 2],
+            castling: [[None; 2]; 2],
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -87,10 +91,13 @@ impl PositionBuilder {
         for color in Color::ALL {
             for side in CastleSide::ALL {
                 builder.castling[color.index()][side.index()] =
-                    pos.castling_rights().has(color, side);
+                    pos.castle_rook(color, side).map(|rook| Some(rook.file()));
             }
         }
-        builder.ep = pos.ep_square();
+        // The square a pawn skipped, also where only the Polyglot key counts
+        // it (a capture there is possible but illegal): the FEN built reads
+        // it back the same way.
+        builder.ep = pos.pseudo_ep;
         builder.halfmove = pos.halfmove_clock();
         builder.fullmove = pos.fullmove_number();
         builder.castling_mode = pos.castling_mode();
@@ -169,7 +176,7 @@ impl PositionBuilder {
     /// assert!(bad.is_err());
     /// ```
     pub fn castling(mut self, color: Color, side: CastleSide) -> PositionBuilder {
-        self.castling[color.index()][side.index()] = true;
+        self.castling[color.index()][side.index()] = Some(None);
         self
     }
 
@@ -285,13 +292,21 @@ impl PositionBuilder {
             Color::White => " w ",
             Color::Black => " b ",
         });
+        // `KQkq` for the outermost rooks, the rook's file (Shredder-FEN) for
+        // a given rook; `build` then sets the mode asked for.
         let letters = [['K', 'Q'], ['k', 'q']];
         let before = fen.len();
         for color in Color::ALL {
             for side in CastleSide::ALL {
-                if self.castling[color.index()][side.index()] {
-                    fen.push(letters[color.index()][side.index()]);
-                }
+                let letter = match self.castling[color.index()][side.index()] {
+                    None => continue,
+                    Some(None) => letters[color.index()][side.index()],
+                    Some(Some(file)) => match color {
+                        Color::White => file.to_char().to_ascii_uppercase(),
+                        Color::Black => file.to_char(),
+                    },
+                };
+                fen.push(letter);
             }
         }
         if fen.len() == before {
