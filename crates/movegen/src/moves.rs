@@ -367,8 +367,8 @@ impl core::str::FromStr for UciMove {
         if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
             return Err(MoveError::Malformed);
         }
-        let from = Square::parse(&text[0..2]).ok_or(MoveError::Malformed)?;
-        let to = Square::parse(&text[2..4]).ok_or(MoveError::Malformed)?;
+        let from = Square::parse_move_text(&bytes[0..2]).ok_or(MoveError::Malformed)?;
+        let to = Square::parse_move_text(&bytes[2..4]).ok_or(MoveError::Malformed)?;
         let promotion = match bytes.get(4) {
             None => None,
             Some(b'n' | b'b' | b'r' | b'q') => Piece::from_char(bytes[4] as char),
@@ -402,7 +402,9 @@ impl fmt::Display for Move {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveError {
-    /// Not of the form `e2e4` / `e7e8q` (squares `a1`-`h8`, promotion `nbrq`).
+    /// Not of the form `e2e4` / `e7e8q`: squares `a1`-`h8` and the
+    /// promotion letter `n`, `b`, `r` or `q`, all in lower case as the UCI
+    /// protocol writes them (python-chess and shakmaty also refuse `E2E4`).
     Malformed,
     /// Well formed, but not a legal move in the position.
     Illegal,
@@ -490,7 +492,7 @@ mod tests {
             let uci: UciMove = text.parse().unwrap();
             assert_eq!(uci.to_string(), text);
         }
-        for bad in ["", "e2", "e2e9", "e7e8k", "e7e8Q", "e2e4 ", "00000"] {
+        for bad in ["", "e2", "e2e9", "e7e8k", "e7e8Q", "e2e4 ", "00000", "E2E4", "e2E4"] {
             assert_eq!(bad.parse::<UciMove>(), Err(MoveError::Malformed), "{bad}");
         }
         let pos = Position::startpos();

@@ -296,7 +296,10 @@ impl Position {
     /// `o-o`, `e8Q`, `e8=q` and `e8(Q)`, `Ng1-f3` or `Ng1f3` (more origin than
     /// needed), `exd6 e.p.`, a capture without `x` (`Nf3` taking on f3), a
     /// missing or extra `+`/`#`, and `!`/`?` glyphs. A pawn move without an
-    /// origin file is a push, never a capture.
+    /// origin file is a push, never a capture. Squares and files are lower
+    /// case, as in SAN itself and as python-chess and shakmaty read it:
+    /// `NF3` and `E4` are [`SanError::Syntax`] (an upper-case `B` is the
+    /// bishop, never the b-file).
     ///
     /// # Errors
     /// A [`SanError`]: not SAN, no legal move matches, several match, a
@@ -412,8 +415,7 @@ fn parse_body(text: &str) -> Result<Body, SanError> {
         return Err(SanError::Syntax);
     }
     let (head, target) = b.split_at(b.len() - 2);
-    let to = Square::parse(core::str::from_utf8(target).map_err(|_| SanError::Syntax)?)
-        .ok_or(SanError::Syntax)?;
+    let to = Square::parse_move_text(target).ok_or(SanError::Syntax)?;
     let (head, capture) = match head.split_last() {
         Some((b'x' | b':', rest)) => (rest, true),
         Some((b'-', rest)) => (rest, false),

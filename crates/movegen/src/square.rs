@@ -362,6 +362,17 @@ impl Square {
         let rank = Rank::from_char(chars.next()?)?;
         chars.next().is_none().then(|| Square::new(file, rank))
     }
+
+    /// A square as move text writes it, in lower case only (`e4`, not
+    /// `E4`): the UCI and SAN readers use it.
+    pub(crate) fn parse_move_text(s: &[u8]) -> Option<Square> {
+        match *s {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                Square::from_index(usize::from(r - b'1') * 8 + usize::from(f - b'a'))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// `Square::A1` to `Square::H8`, one constant per square.
