@@ -492,7 +492,9 @@ mod tests {
             let uci: UciMove = text.parse().unwrap();
             assert_eq!(uci.to_string(), text);
         }
-        for bad in ["", "e2", "e2e9", "e7e8k", "e7e8Q", "e2e4 ", "00000", "E2E4", "e2E4"] {
+        for bad in [
+            "", "e2", "e2e9", "e7e8k", "e7e8Q", "e2e4 ", "00000", "E2E4", "e2E4",
+        ] {
             assert_eq!(bad.parse::<UciMove>(), Err(MoveError::Malformed), "{bad}");
         }
         let pos = Position::startpos();

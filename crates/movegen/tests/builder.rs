@@ -17,7 +17,12 @@ fn suite(name: &str) -> Vec<Position> {
         .filter_map(|l| l.split(';').next())
         .map(str::trim)
         .filter(|f| !f.is_empty())
-        .map(|f| Position::from_fen(f).unwrap().with_castling_mode(mode).unwrap())
+        .map(|f| {
+            Position::from_fen(f)
+                .unwrap()
+                .with_castling_mode(mode)
+                .unwrap()
+        })
         .collect()
 }
 

@@ -118,17 +118,33 @@ fn the_null_move_is_refused_with_its_reason_not_a_panic() {
 #[test]
 fn castling_with_a_promotion_letter_is_a_promotion_not_allowed() {
     let cases = [
-        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &["e1g1q", "e1h1q", "e1c1n", "e1a1r"][..]),
-        ("bnnrqkrb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB b gd - 1 1", &["f8g8r", "f8d8q"]),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            &["e1g1q", "e1h1q", "e1c1n", "e1a1r"][..],
+        ),
+        (
+            "bnnrqkrb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB b gd - 1 1",
+            &["f8g8r", "f8d8q"],
+        ),
         // Castling that is illegal anyway: the letter is the first fault.
-        ("r3k2r/8/8/8/8/8/8/RN2K1NR w KQkq - 0 1", &["e1g1q", "e1c1b"]),
+        (
+            "r3k2r/8/8/8/8/8/8/RN2K1NR w KQkq - 0 1",
+            &["e1g1q", "e1c1b"],
+        ),
         // Ordinary king, knight and rook moves with a letter.
-        ("4k3/8/8/8/8/8/8/RN2K3 w - - 0 1", &["e1e2q", "b1c3n", "a1a8q"]),
+        (
+            "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1",
+            &["e1e2q", "b1c3n", "a1a8q"],
+        ),
     ];
     for (fen, texts) in cases {
         let pos = Position::from_fen(fen).unwrap();
         for text in texts {
-            assert_eq!(explain_move(&pos, text), Err(Illegal::PromotionNotAllowed), "{fen} {text}");
+            assert_eq!(
+                explain_move(&pos, text),
+                Err(Illegal::PromotionNotAllowed),
+                "{fen} {text}"
+            );
         }
     }
 }

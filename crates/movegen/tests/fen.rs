@@ -233,9 +233,17 @@ fn a_fen_drops_an_en_passant_square_no_capture_can_use() {
             &["e2e4"][..],
         ),
         // The pawn on b5 could take on c6, but it is pinned to its king.
-        ("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", "8/2p5/8/KP5r/8/8/8/7k b - - 0 1", &["c7c5"]),
+        (
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+            "8/2p5/8/KP5r/8/8/8/7k b - - 0 1",
+            &["c7c5"],
+        ),
         // d4xe3 would expose the black king on a4 to the rook on h4.
-        ("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1", "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1", &["e2e4"]),
+        (
+            "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",
+            "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1",
+            &["e2e4"],
+        ),
     ];
     for (written, start, moves) in cases {
         let read = Position::from_fen(written).unwrap();

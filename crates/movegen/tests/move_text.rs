@@ -10,7 +10,11 @@ fn upper_case_squares_are_malformed_uci() {
     let pos = Position::startpos();
     // Legal, illegal and impossible moves alike.
     for text in ["E2E4", "e2E4", "E2e4", "G1F3", "E2E5", "E7E5", "A1H8"] {
-        assert_eq!(pos.parse_uci_move(text), Err(MoveError::Malformed), "{text}");
+        assert_eq!(
+            pos.parse_uci_move(text),
+            Err(MoveError::Malformed),
+            "{text}"
+        );
         assert_eq!(text.parse::<UciMove>(), Err(MoveError::Malformed), "{text}");
         assert_eq!(explain_move(&pos, text), Err(Illegal::Malformed), "{text}");
         let mut game = Game::default();

@@ -25,7 +25,11 @@ fn polyglot_keys_match_python_chess() {
 /// in Polyglot's sources, by Michel Van den Bergh; see tests/data/README.md):
 /// the moves from the start, the FEN the description gives, its key.
 const PUBLISHED: &[(&str, &str, u64)] = &[
-    ("", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0x463b96181691fc9c),
+    (
+        "",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        0x463b96181691fc9c,
+    ),
     (
         "e2e4",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
