@@ -71,7 +71,9 @@ impl PositionBuilder {
         }
     }
 
-    /// A builder holding `pos`, to change and build again.
+    /// A builder holding `pos`, to change and build again. Built unchanged
+    /// it gives `pos` back: each castling right with its own rook, the
+    /// en-passant square, the clocks and the castling mode.
     ///
     /// ```
     /// use movegen::{Position, PositionBuilder, Square};
@@ -79,6 +81,10 @@ impl PositionBuilder {
     /// let pos = Position::startpos();
     /// let odds = PositionBuilder::from_position(&pos).remove(Square::B1).build().unwrap();
     /// assert_eq!(odds.piece_on(Square::B1), None);
+    /// // The right is the f1 rook's, not the outermost rook's.
+    /// let inner = Position::from_fen("4k3/8/8/8/8/8/8/4KR1R w F - 0 1").unwrap();
+    /// let back = PositionBuilder::from_position(&inner).build().unwrap();
+    /// assert_eq!((back, back.fen()), (inner, inner.fen()));
     /// ```
     pub fn from_position(pos: &Position) -> PositionBuilder {
         let mut builder = PositionBuilder::new();

@@ -238,6 +238,9 @@ impl Illegal {
 /// position's [`CastlingMode`], as [`Position::parse_uci_move`] does), or
 /// why there is none.
 ///
+/// Any text is accepted and none panics: text that is not UCI is
+/// [`Illegal::Malformed`], `0000` is [`Illegal::NullMove`].
+///
 /// # Errors
 /// The first rule the claimed move breaks, as an [`Illegal`].
 ///
@@ -251,6 +254,10 @@ impl Illegal {
 ///     .unwrap();
 /// assert_eq!(explain_move(&pos, "c3e2"), Err(Illegal::Pinned(Square::C3, Square::B4)));
 /// assert_eq!(explain_move(&pos, "g1e2").unwrap().to_string(), "g1e2");
+/// assert_eq!(explain_move(&pos, "0000"), Err(Illegal::NullMove));
+/// assert_eq!(explain_move(&pos, "E1G1"), Err(Illegal::Malformed));
+/// // Only a pawn promotes, castling with a letter included.
+/// assert_eq!(explain_move(&pos, "e1g1q"), Err(Illegal::PromotionNotAllowed));
 /// ```
 pub fn explain_move(pos: &Position, text: &str) -> Result<Move, Illegal> {
     let uci: UciMove = text.parse().map_err(|_| Illegal::Malformed)?;
