@@ -15,8 +15,9 @@
 //! The two walk in step: a random legal move of ours is found among
 //! shakmaty's and played on both, so each side's incremental state is
 //! checked, not a FEN read afresh. `cargo test` checks 40,000 positions
-//! (5 s in the test profile on the 2-core CI machine);
-//! `PINMASK_SHAKMATY_POSITIONS=300000` checks more (48 s), and
+//! (5 s in the test profile on 2026-11-27, a 2-core AMD EPYC shared with
+//! other builds, load about 17); `PINMASK_SHAKMATY_POSITIONS=300000`
+//! checks more (48 s there), and
 //! `PINMASK_SHAKMATY_SEED` changes the walks.
 
 #[path = "../../../tests/support/rng.rs"]
