@@ -314,6 +314,45 @@ fn tokens_are_required_and_checked() {
 }
 
 #[test]
+fn the_organiser_token_counts_only_as_a_bearer_header() {
+    let s = start("bearer-only");
+    let cookie = vec![format!("Cookie: pinmask_crowd={}", s.organiser)];
+    for (path, method) in [
+        ("/api/crowd/tasks", "POST"),
+        ("/api/crowd/tasks", "GET"),
+        ("/api/crowd/export", "GET"),
+        ("/api/crowd/close", "POST"),
+        ("/api/crowd/me", "GET"),
+    ] {
+        let body = if path == "/api/crowd/close" {
+            r#"{"task": 1}"#
+        } else {
+            r#"{"suite": "thesis"}"#
+        };
+        let (status, _, reply) = call(&s, method, path, &cookie, body);
+        assert_eq!(status, 401, "{method} {path}: {reply}");
+        let error = reply["error"].as_str().unwrap_or_default();
+        assert!(error.contains("Bearer"), "{method} {path}: {error}");
+    }
+    assert!(task_list(&s).is_empty(), "the cookie loaded nothing");
+    // The header still works, also beside an expert's cookie.
+    let a = join(&s, "Ann");
+    let mut both = bearer(&s.organiser);
+    both.push(format!("Cookie: pinmask_crowd={a}"));
+    let (status, _, me) = call(&s, "GET", "/api/crowd/me", &both, "");
+    assert_eq!((status, &me["organiser"]), (200, &Value::Bool(true)));
+    let (status, _, _) = call(
+        &s,
+        "POST",
+        "/api/crowd/tasks",
+        &both,
+        r#"{"suite": "thesis"}"#,
+    );
+    assert_eq!(status, 200);
+    assert!(!task_list(&s).is_empty());
+}
+
+#[test]
 fn hostile_names_fens_and_moves_change_nothing() {
     let s = start("hostile");
     let bad_loads = [
