@@ -105,6 +105,11 @@ enum Cmd {
         /// missing); without it a new token is printed at start-up.
         #[arg(long)]
         organiser_token_file: Option<std::path::PathBuf>,
+        /// Event streams open at once (each page in Play, Crowd or Review
+        /// holds one); past it a page is refused with 503 and retries.
+        #[arg(long, default_value_t = gui::DEFAULT_MAX_STREAMS as u32,
+              value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_streams: u32,
     },
 }
 
@@ -324,6 +329,7 @@ fn main() -> ExitCode {
             db,
             agree,
             organiser_token_file,
+            max_streams,
         }) => gui::run(gui::Options {
             address,
             port,
@@ -333,6 +339,7 @@ fn main() -> ExitCode {
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 |n| n as usize,
             ),
+            max_streams: max_streams as usize,
             fen,
             cases,
             crowd: gui::CrowdOptions {

@@ -15,7 +15,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
 
 /// Longest display name, in characters.
 const MAX_NAME: usize = 40;
@@ -61,7 +60,7 @@ struct LoadBody {
 
 /// Registers the crowd's page files and routes, each route with its own
 /// handle on `crowd`.
-pub fn register(router: &mut Router, crowd: Arc<Crowd>, closing: watch::Receiver<bool>) {
+pub fn register(router: &mut Router, crowd: Arc<Crowd>, streams: events::Streams) {
     router.add(Method::GET, "/crowd.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
@@ -95,8 +94,8 @@ pub fn register(router: &mut Router, crowd: Arc<Crowd>, closing: watch::Receiver
         Method::GET,
         "/api/crowd/events",
         axum::routing::get(move || {
-            let (board, closing) = (board.clone(), closing.clone());
-            async move { events::stream(board, closing) }
+            let (board, streams) = (board.clone(), streams.clone());
+            async move { streams.open(|| board) }
         }),
     );
     tokio::spawn(push_leaderboard(crowd));
