@@ -57,6 +57,12 @@ fn next(s: &Server, token: &str) -> Value {
     reply["task"].clone()
 }
 
+fn next_reply(s: &Server, token: &str) -> Value {
+    let (status, reply) = post(s, "/api/crowd/next", Some(token), json!({}));
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
 fn submit(s: &Server, token: &str, task: &Value, moves: &[&str]) -> (u16, Value) {
     post(
         s,
@@ -350,6 +356,36 @@ fn the_organiser_token_counts_only_as_a_bearer_header() {
     );
     assert_eq!(status, 200);
     assert!(!task_list(&s).is_empty());
+}
+
+/// With no task to serve, `next` says why: nothing loaded yet, every open
+/// task done by this expert, or every task settled.
+#[test]
+fn no_task_says_why() {
+    let s = start("why");
+    let a = join(&s, "Ann");
+    let b = join(&s, "Bea");
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("empty"))
+    );
+    load(&s, json!({ "fens": [ENDING] }));
+    let task = next(&s, &a);
+    assert_eq!(submit(&s, &a, &task, &ENDING_LEGAL).0, 200);
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("done"))
+    );
+    let task = next(&s, &b);
+    assert_eq!(submit(&s, &b, &task, &ENDING_LEGAL).0, 200);
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("settled"))
+    );
+    assert_eq!(next_reply(&s, &b)["why"], "settled");
 }
 
 #[test]

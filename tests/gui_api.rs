@@ -467,3 +467,17 @@ fn event_streams_are_capped_with_a_clear_error() {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+#[test]
+fn help_names_the_five_modes() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["gui", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for mode in ["Collect", "Explore", "Crowd", "Play", "Review"] {
+        assert!(help.contains(mode), "{mode} is not in: {help}");
+    }
+    assert!(help.contains("--max-streams"), "{help}");
+}

@@ -69,7 +69,14 @@ enum Cmd {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
-    /// Serve the board page (move collection, bitboards, crowd collection).
+    /// Serve the board page: Collect, Explore, Crowd, Play and Review.
+    ///
+    /// One page, five modes: Collect (find every legal move of a position,
+    /// compared with the move generator), Explore (the generator's
+    /// bitboards: pins, checkers, attacks), Crowd (many experts enter move
+    /// lists; agreed lists go to a database), Play (a game per browser
+    /// against the engine, with clocks) and Review (a game's mistakes, found
+    /// by the engine).
     Gui {
         /// Port to listen on (0: any free port; the URL is printed).
         #[arg(long, default_value_t = 0)]
