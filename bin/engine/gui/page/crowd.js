@@ -25,7 +25,18 @@ modeHooks.crowd = {
     refreshBoard();
     // The server pushes the leaderboard after every change.
     if (!crowd.source) {
-      crowd.source = new EventSource("/api/crowd/events");
+      const source = new EventSource("/api/crowd/events");
+      crowd.source = source;
+      source.onopen = () => setOnline(true);
+      source.onerror = () => {
+        if (source.readyState === EventSource.CONNECTING) {
+          setOnline(false);
+          return;
+        }
+        // Refused (too many streams): listen again on the next visit.
+        source.close();
+        if (crowd.source === source) crowd.source = null;
+      };
       crowd.source.addEventListener("leaderboard", (ev) => {
         const board = JSON.parse(ev.data);
         if (board) showBoard(board);
@@ -43,7 +54,14 @@ async function crowdApi(path, { body, token } = {}) {
     options.body = JSON.stringify(body);
   }
   if (token) options.headers.Authorization = "Bearer " + token;
-  const res = await fetch(path, options);
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch (e) {
+    setOnline(false);
+    throw new Error("the server is unreachable");
+  }
+  setOnline(true);
   const json = (res.headers.get("Content-Type") || "").startsWith("application/json");
   const data = json ? await res.json() : await res.text();
   if (!res.ok) throw new Error((json && data.error) || res.statusText);
