@@ -57,11 +57,16 @@ async function api(path, options) {
 // stream that lost its server, shows the notice; the page then asks every
 // few seconds until the server answers again. Modes hear of each change
 // through their `online` hook (Play stops its clocks while offline).
-const link = { online: true, probe: null };
+const link = { online: true, probe: null, started: false };
 
 function setOnline(online) {
   if (link.online === online) return;
   link.online = online;
+  // The server was down when the page opened: start it afresh.
+  if (online && !link.started) {
+    window.location.reload();
+    return;
+  }
   $("offline").hidden = online;
   clearInterval(link.probe);
   link.probe = online ? null : setInterval(probe, 3000);
@@ -617,6 +622,7 @@ async function start() {
   if (params.get("fen")) await loadFen(params.get("fen"));
   await loadSuites();
   if (params.get("mode") === "play") setMode("play");
+  link.started = true;
 }
 
 // After every script: other modes register their hooks first.
