@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The board page (`engine gui`) in a real headless Chromium, driven by Selenium.
 
-Usage: scripts/gui_browser_check.py ENGINE_PATH [--screenshots DIR]
+Usage: scripts/gui_browser_check.py ENGINE_PATH [--screenshots DIR] [--only PART ...]
 
 Loads thesis positions from the bundled list, drags legal moves, an illegal
 move and a promotion, finishes and checks the found / missed / wrong lists
@@ -18,14 +18,22 @@ pasted game with a hanging queen: the graph, the blunder's mark clicked, the
 better move's arrow checked by python-chess, the annotated PGN downloaded
 and read back. Last, the two browser sessions play two games at
 once: each page shows only its own game, and the engine's moves arrive by
-the server's pushed events (no state requests while waiting). Expected move lists come from
-tests/data/thesis_positions.epd, not from the server under test.
+the server's pushed events (no state requests while waiting). Then a page left open
+across a server restart: the notice while the server is down (the clock shown stands
+still), a move made after the restart shown with the engine's reply, and the running
+game's settings in the setup form after a reload. Last, the Crowd page with no position
+loaded says so, and serves the first one the organiser loads. Expected move lists come
+from tests/data/thesis_positions.epd, not from the server under test. `--only restart
+crowd-empty` runs only those two parts.
 """
 import argparse
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
+import time
 import sys
 import tempfile
 from pathlib import Path
@@ -59,8 +67,8 @@ def thesis_positions():
     return out
 
 
-def start_server(engine, cases, db, token_file):
-    proc = subprocess.Popen([engine, "gui", "--port", "0", "--cases", str(cases), "--db", str(db),
+def start_server(engine, cases, db, token_file, port=0):
+    proc = subprocess.Popen([engine, "gui", "--port", str(port), "--cases", str(cases), "--db", str(db),
                              "--organiser-token-file", str(token_file)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -516,7 +524,7 @@ def crowd(page_a, make_page_b, token, picked, shots):
     check(second_a.endswith("now confirmed.") and second_b.endswith("now confirmed."),
           f"the second expert's identical set confirms: {second_a} / {second_b}")
     page_b.el("#crowd-next").click()
-    page_b.wait.until(lambda d: "No position left" in page_b.el("#crowd-task").text)
+    page_b.wait.until(lambda d: page_b.el("#crowd-task").text.startswith("Every position is settled"))
     page_a.el("#crowd-refresh").click()
     page_a.wait.until(lambda d: "2 confirmed" in page_a.el("#crowd-counts").text)
     rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
@@ -541,15 +549,114 @@ def crowd(page_a, make_page_b, token, picked, shots):
     return page_b
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def restart_mid_game(engine, work, shots):
+    """A page left open while the server restarts on the same port and file."""
+    port = free_port()
+    files = (work / "restart.epd", work / "restart.sqlite", work / "restart.token")
+    proc, url = start_server(engine, *files, port=port)
+    driver = browser(work / "profile-restart")
+    try:
+        page = Page(driver, url)
+        driver.get(url + "?mode=play")
+        page.wait.until(lambda d: page.el("#play-setup").is_displayed())
+        # Settings other than the form's defaults, to see them again after a reload.
+        Select(page.el("#play-color")).select_by_value("black")
+        Select(page.el("#play-strength")).select_by_value("movetime:100")
+        for field, value in (("#play-base", "2"), ("#play-inc", "1")):
+            page.el(field).clear()
+            page.el(field).send_keys(value)
+        page.el("#play-new").click()
+        page.wait.until(lambda d: len(sans_shown(page)) == 1)
+        play_move(page, ["e7e5", "d7d5", "g8f6"], 1)
+        # SIGTERM: a clean shutdown ends the event stream; the page notices.
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+        page.wait.until(lambda d: page.el("#offline").is_displayed())
+        first = clock_texts(page)
+        time.sleep(1.5)
+        check(clock_texts(page) == first, f"the clocks shown stand still while the server is down: {first}")
+        if shots:
+            driver.save_screenshot(str(shots / "play-offline.png"))
+        proc, _ = start_server(engine, *files, port=port)
+        WebDriverWait(driver, 20).until(lambda d: not page.el("#offline").is_displayed())
+        check(True, "the notice goes once the server answers again")
+        shown = sans_shown(page)
+        check(len(shown) == 3, f"the game as it was: {shown}")
+        san = play_move(page, ["g8f6", "b8c6", "a7a6", "h7h6"], 3)
+        check(sans_shown(page)[3] == san, f"the move made after the restart and the engine's reply: {sans_shown(page)}")
+        running = page.el("#clock-top").get_attribute("class")
+        check("running" in running or "running" in page.el("#clock-bottom").get_attribute("class"),
+              "a clock runs again")
+        if shots:
+            driver.save_screenshot(str(shots / "play-after-restart.png"))
+        driver.refresh()
+        page.wait.until(lambda d: page.el("#play-game").is_displayed() and len(sans_shown(page)) == 5)
+        form = {f: page.el(f).get_attribute("value") for f in ("#play-color", "#play-strength", "#play-base", "#play-inc")}
+        check(form == {"#play-color": "black", "#play-strength": "movetime:100", "#play-base": "2", "#play-inc": "1"},
+              f"the running game's settings in the form after a reload: {form}")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
+        check(not errors, f"no script errors across the restart {errors}")
+    finally:
+        driver.quit()
+        proc.kill()
+        proc.wait()
+
+
+def crowd_empty(engine, work, shots):
+    """The Crowd page before any position is loaded says so, then serves the first."""
+    files = (work / "empty.epd", work / "empty.sqlite", work / "empty.token")
+    proc, url = start_server(engine, *files)
+    driver = browser(work / "profile-empty")
+    try:
+        page = Page(driver, url)
+        driver.get(url + "?mode=crowd")
+        page.wait.until(lambda d: page.el("#crowd-panel").is_displayed())
+        page.el("#crowd-name").send_keys("Early")
+        page.el("#crowd-join-button").click()
+        page.wait.until(lambda d: page.el("#crowd-task").text)
+        said = page.el("#crowd-task").text
+        check(said.startswith("No positions are loaded yet") and "organiser" in said.lower(),
+              f"with no position loaded the page says so: {said!r}")
+        if shots:
+            driver.save_screenshot(str(shots / "crowd-empty.png"))
+        page.el("#crowd-organiser summary").click()
+        page.el("#org-token").send_keys(files[2].read_text().strip())
+        page.el("#org-load-suite").click()
+        page.wait.until(lambda d: page.el("#crowd-task").text.startswith("Position"))
+        check(True, f"the first position loaded is served at once: {page.el('#crowd-task').text!r}")
+    finally:
+        driver.quit()
+        proc.kill()
+        proc.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
     parser.add_argument("--screenshots", type=Path, help="directory for the screenshots")
+    parser.add_argument("--only", nargs="+", choices=["restart", "crowd-empty"],
+                        help="run only these parts")
     args = parser.parse_args()
     if args.screenshots:
         args.screenshots.mkdir(parents=True, exist_ok=True)
     positions = thesis_positions()
     work = Path(tempfile.mkdtemp(prefix="gui-check-"))
+    if args.only:
+        try:
+            if "restart" in args.only:
+                restart_mid_game(args.engine, work, args.screenshots)
+            if "crowd-empty" in args.only:
+                crowd_empty(args.engine, work, args.screenshots)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print("browser check passed")
+        return
     cases = work / "cases.epd"
     token_file = work / "organiser.token"
     proc, url = start_server(args.engine, cases, work / "crowd.sqlite", token_file)
@@ -595,6 +702,8 @@ def main():
         for who, d in (("first", driver), ("second", page_b.d)):
             errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
             check(not errors, f"no console errors in the {who} Play session {errors}")
+        restart_mid_game(args.engine, work, args.screenshots)
+        crowd_empty(args.engine, work, args.screenshots)
     finally:
         if second:
             second.quit()

@@ -57,6 +57,12 @@ fn next(s: &Server, token: &str) -> Value {
     reply["task"].clone()
 }
 
+fn next_reply(s: &Server, token: &str) -> Value {
+    let (status, reply) = post(s, "/api/crowd/next", Some(token), json!({}));
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
 fn submit(s: &Server, token: &str, task: &Value, moves: &[&str]) -> (u16, Value) {
     post(
         s,
@@ -311,6 +317,75 @@ fn tokens_are_required_and_checked() {
         assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()));
     }
     assert_eq!(task_list(&s)[0]["submissions"], 0, "nothing was submitted");
+}
+
+#[test]
+fn the_organiser_token_counts_only_as_a_bearer_header() {
+    let s = start("bearer-only");
+    let cookie = vec![format!("Cookie: pinmask_crowd={}", s.organiser)];
+    for (path, method) in [
+        ("/api/crowd/tasks", "POST"),
+        ("/api/crowd/tasks", "GET"),
+        ("/api/crowd/export", "GET"),
+        ("/api/crowd/close", "POST"),
+        ("/api/crowd/me", "GET"),
+    ] {
+        let body = if path == "/api/crowd/close" {
+            r#"{"task": 1}"#
+        } else {
+            r#"{"suite": "thesis"}"#
+        };
+        let (status, _, reply) = call(&s, method, path, &cookie, body);
+        assert_eq!(status, 401, "{method} {path}: {reply}");
+        let error = reply["error"].as_str().unwrap_or_default();
+        assert!(error.contains("Bearer"), "{method} {path}: {error}");
+    }
+    assert!(task_list(&s).is_empty(), "the cookie loaded nothing");
+    // The header still works, also beside an expert's cookie.
+    let a = join(&s, "Ann");
+    let mut both = bearer(&s.organiser);
+    both.push(format!("Cookie: pinmask_crowd={a}"));
+    let (status, _, me) = call(&s, "GET", "/api/crowd/me", &both, "");
+    assert_eq!((status, &me["organiser"]), (200, &Value::Bool(true)));
+    let (status, _, _) = call(
+        &s,
+        "POST",
+        "/api/crowd/tasks",
+        &both,
+        r#"{"suite": "thesis"}"#,
+    );
+    assert_eq!(status, 200);
+    assert!(!task_list(&s).is_empty());
+}
+
+/// With no task to serve, `next` says why: nothing loaded yet, every open
+/// task done by this expert, or every task settled.
+#[test]
+fn no_task_says_why() {
+    let s = start("why");
+    let a = join(&s, "Ann");
+    let b = join(&s, "Bea");
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("empty"))
+    );
+    load(&s, json!({ "fens": [ENDING] }));
+    let task = next(&s, &a);
+    assert_eq!(submit(&s, &a, &task, &ENDING_LEGAL).0, 200);
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("done"))
+    );
+    let task = next(&s, &b);
+    assert_eq!(submit(&s, &b, &task, &ENDING_LEGAL).0, 200);
+    let reply = next_reply(&s, &a);
+    assert_eq!(
+        (&reply["task"], &reply["why"]),
+        (&Value::Null, &json!("settled"))
+    );
+    assert_eq!(next_reply(&s, &b)["why"], "settled");
 }
 
 #[test]

@@ -5,8 +5,11 @@
 #[path = "support/gui_server.rs"]
 mod gui_server;
 
-use gui_server::{raw, start, Server};
+use gui_server::{raw, start, start_with, Server};
 use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 fn request(s: &Server, method: &str, path: &str, headers: &[&str], body: &str) -> (u16, Value) {
     let reply = s.request(method, path, headers, body);
@@ -344,4 +347,137 @@ fn the_page_and_the_other_endpoints() {
     );
     assert_eq!(start_pos["bitboards"]["white"], "0x000000000000ffff");
     assert_eq!(start_pos["targets"]["g1"], "0x0000000000a00000");
+}
+
+/// Errors that hyper finds before any handler runs (a request line or a
+/// header it cannot read, too many headers, a URL too long) have a JSON
+/// body like every other error, and the server goes on serving.
+#[test]
+fn errors_below_the_handlers_have_json_bodies() {
+    let s = start("below");
+    let host = format!("Host: 127.0.0.1:{}", s.port);
+    let many: String = (0..150).map(|i| format!("X-{i}: a\r\n")).collect();
+    let cases: Vec<(Vec<u8>, u16)> = vec![
+        (b"GARBAGE\r\n\r\n".to_vec(), 400),
+        (b"\x00\x01\x02garbage\r\n\r\n".to_vec(), 400),
+        (b"GET / HTTP/9.9\r\n\r\n".to_vec(), 400),
+        (
+            format!("POST /api/cases HTTP/1.1\r\n{host}\r\nContent-Length: -5\r\n\r\n")
+                .into_bytes(),
+            400,
+        ),
+        (
+            format!("GET / HTTP/1.1\r\n{host}\r\n{many}\r\n").into_bytes(),
+            431,
+        ),
+        (
+            format!("GET /{} HTTP/1.1\r\n{host}\r\n\r\n", "a".repeat(70_000)).into_bytes(),
+            414,
+        ),
+    ];
+    for (request, code) in cases {
+        let shown = String::from_utf8_lossy(&request[..request.len().min(40)]).to_string();
+        let reply = raw(s.port, &request);
+        assert_eq!(reply.status, code, "{shown:?}");
+        assert_eq!(
+            reply.header("content-type").as_deref(),
+            Some("application/json"),
+            "{shown:?}: {}",
+            reply.head
+        );
+        let error = reply.json()["error"].as_str().map(str::to_string);
+        assert!(
+            error.as_ref().is_some_and(|e| !e.is_empty()),
+            "{shown:?}: {:?}",
+            reply.body
+        );
+        let length: usize = reply.header("content-length").unwrap().parse().unwrap();
+        assert_eq!(length, reply.body.len(), "{shown:?}");
+        assert_eq!(
+            get(&s, "/api/config").0,
+            200,
+            "still serving after {shown:?}"
+        );
+    }
+}
+
+/// Opens an event stream; its status once the head has arrived, and the
+/// connection (kept open) with the rest of the head.
+fn open_stream(port: u16) -> (u16, String, TcpStream) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let request = format!("GET /api/crowd/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => break,
+        }
+    }
+    let head = String::from_utf8_lossy(&head).to_string();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    (status, head, stream)
+}
+
+#[test]
+fn event_streams_are_capped_with_a_clear_error() {
+    let s = start_with("streams", &["--max-streams", "4"]);
+    let mut open: Vec<TcpStream> = (0..4)
+        .map(|k| {
+            let (status, head, stream) = open_stream(s.port);
+            assert_eq!(status, 200, "stream {k}: {head}");
+            stream
+        })
+        .collect();
+    let (status, head, mut refused) = open_stream(s.port);
+    assert_eq!(status, 503, "{head}");
+    let lower = head.to_ascii_lowercase();
+    assert!(lower.contains("retry-after: "), "{head}");
+    assert!(lower.contains("content-type: application/json"), "{head}");
+    let mut body = String::new();
+    let _ = refused.read_to_string(&mut body);
+    let error: Value = serde_json::from_str(body.trim()).unwrap_or(Value::Null);
+    assert!(
+        error["error"].as_str().is_some_and(|e| e.contains('4')),
+        "the error names the limit: {body:?}"
+    );
+    // Other requests are still answered.
+    assert_eq!(get(&s, "/api/config").0, 200);
+    // A closed stream frees its place.
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, _, stream) = open_stream(s.port);
+        if status == 200 {
+            open.push(stream);
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the closed stream's place never came free"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn help_names_the_five_modes() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["gui", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for mode in ["Collect", "Explore", "Crowd", "Play", "Review"] {
+        assert!(help.contains(mode), "{mode} is not in: {help}");
+    }
+    assert!(help.contains("--max-streams"), "{help}");
 }

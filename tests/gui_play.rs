@@ -6,7 +6,7 @@
 #[path = "support/gui_server.rs"]
 mod gui_server;
 
-use gui_server::{start, Server};
+use gui_server::{start, start_on, Server};
 use serde_json::{json, Value};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -400,4 +400,52 @@ fn two_browsers_play_two_games_apart() {
     let (status, _, pgn) = s.send("GET", "/api/play/pgn", "");
     assert_eq!(status, 200);
     assert!(pgn.contains("[White \"Player\"]"), "{pgn}");
+}
+
+/// Each state names its server start: after a restart `version` counts
+/// from 0 again, so a page holding an older start's state must take the new
+/// one whatever its `version`; `server` tells it that this one is newer.
+#[test]
+fn a_restart_gives_states_a_new_server_start() {
+    let mut s = start("restart-name");
+    let first = new_game(&s, json!({ "strength": "movetime:50" }));
+    let name = first["server"]
+        .as_str()
+        .expect("the state names its server start")
+        .to_string();
+    assert_eq!(name.len(), 16, "{name}");
+    play(&s, "e2e4");
+    let before = wait_for(&s, Duration::from_secs(20), engine_done);
+    let (status, same) = s.get("/api/play/state");
+    assert_eq!(
+        (status, same["server"].as_str()),
+        (200, Some(name.as_str()))
+    );
+    s.keep = true;
+    let (db, cases) = (s.db.clone(), s.cases.clone());
+    let jar = s.cookies.lock().unwrap().clone();
+    drop(s);
+    let s = start_on(db, cases);
+    *s.cookies.lock().unwrap() = jar;
+    let (status, after) = s.get("/api/play/state");
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(
+        moves(&after, "uci"),
+        moves(&before, "uci"),
+        "the game resumed"
+    );
+    let renamed = after["server"].as_str().unwrap_or_default();
+    assert!(
+        renamed.len() == 16 && renamed != name,
+        "{name} then {renamed}"
+    );
+    assert!(
+        after["version"].as_u64() < before["version"].as_u64(),
+        "versions count from 0 again: {} then {}",
+        before["version"],
+        after["version"]
+    );
+    // A move after the restart is answered with the new start's name.
+    let legal = after["position"]["legal"][0].as_str().unwrap().to_string();
+    assert_eq!(play(&s, &legal)["server"].as_str(), Some(renamed));
 }

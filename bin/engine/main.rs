@@ -69,7 +69,14 @@ enum Cmd {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
-    /// Serve the board page (move collection, bitboards, crowd collection).
+    /// Serve the board page: Collect, Explore, Crowd, Play and Review.
+    ///
+    /// One page, five modes: Collect (find every legal move of a position,
+    /// compared with the move generator), Explore (the generator's
+    /// bitboards: pins, checkers, attacks), Crowd (many experts enter move
+    /// lists; agreed lists go to a database), Play (a game per browser
+    /// against the engine, with clocks) and Review (a game's mistakes, found
+    /// by the engine).
     Gui {
         /// Port to listen on (0: any free port; the URL is printed).
         #[arg(long, default_value_t = 0)]
@@ -105,6 +112,11 @@ enum Cmd {
         /// missing); without it a new token is printed at start-up.
         #[arg(long)]
         organiser_token_file: Option<std::path::PathBuf>,
+        /// Event streams open at once (each page in Play, Crowd or Review
+        /// holds one); past it a page is refused with 503 and retries.
+        #[arg(long, default_value_t = gui::DEFAULT_MAX_STREAMS as u32,
+              value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        max_streams: u32,
     },
 }
 
@@ -324,6 +336,7 @@ fn main() -> ExitCode {
             db,
             agree,
             organiser_token_file,
+            max_streams,
         }) => gui::run(gui::Options {
             address,
             port,
@@ -333,6 +346,7 @@ fn main() -> ExitCode {
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 |n| n as usize,
             ),
+            max_streams: max_streams as usize,
             fen,
             cases,
             crowd: gui::CrowdOptions {

@@ -59,14 +59,30 @@ pub fn start(name: &str) -> Server {
     start_on(db, cases)
 }
 
+/// [`start`] with more command-line arguments.
+pub fn start_with(name: &str, args: &[&str]) -> Server {
+    let base = std::env::temp_dir().join(format!("pinmask-gui-{name}-{}", std::process::id()));
+    let (db, cases) = (base.with_extension("sqlite"), base.with_extension("epd"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let _ = std::fs::remove_file(&cases);
+    start_on_with(db, cases, args)
+}
+
 /// Starts `engine gui` on the files as they are, and reads the port and the
 /// organiser token from its first two lines.
 pub fn start_on(db: PathBuf, cases: PathBuf) -> Server {
+    start_on_with(db, cases, &[])
+}
+
+fn start_on_with(db: PathBuf, cases: PathBuf, args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
         .args(["gui", "--port", "0", "--db"])
         .arg(&db)
         .arg("--cases")
         .arg(&cases)
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

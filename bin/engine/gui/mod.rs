@@ -46,12 +46,15 @@ pub struct Options {
     pub hosts: Vec<String>,
     pub threads: usize,
     pub engine_threads: usize,
+    /// Event streams open at once, over every mode.
+    pub max_streams: usize,
     pub fen: Option<String>,
     pub cases: Option<PathBuf>,
     pub crowd: crowd::Options,
 }
 
 pub use crowd::Options as CrowdOptions;
+pub use events::DEFAULT_MAX_STREAMS;
 
 /// The crowd's database file when none is named: in the working directory.
 pub const DEFAULT_DB: &str = "pinmask-crowd.sqlite";
@@ -119,9 +122,10 @@ async fn serve(
     page_routes(&mut router, start.fen_with(chess960), cases_file);
     collect::register(&mut router, options.cases);
     explore::register(&mut router);
-    crowd::register(&mut router, Arc::clone(&crowd), closing.clone());
-    play::register(&mut router, Arc::clone(&play), closing.clone());
-    review::register(&mut router, reviews, closing.clone());
+    let streams = events::Streams::new(options.max_streams, closing.clone());
+    crowd::register(&mut router, Arc::clone(&crowd), streams.clone());
+    play::register(&mut router, Arc::clone(&play), streams.clone());
+    review::register(&mut router, reviews, streams);
     let host = match addr.ip() {
         IpAddr::V6(v6) => format!("[{v6}]"),
         v4 => v4.to_string(),

@@ -395,7 +395,7 @@ fn player_json(s: &search::review::PlayerSummary) -> Value {
 }
 
 /// Registers Review mode's script and routes.
-pub fn register(router: &mut Router, reviews: Arc<Reviews>, closing: watch::Receiver<bool>) {
+pub fn register(router: &mut Router, reviews: Arc<Reviews>, streams: events::Streams) {
     router.add(Method::GET, "/review.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
@@ -446,10 +446,10 @@ pub fn register(router: &mut Router, reviews: Arc<Reviews>, closing: watch::Rece
         Method::GET,
         "/api/review/events",
         axum::routing::get(move |Query(query): Query<HashMap<String, String>>| {
-            let (reviews, closing) = (Arc::clone(&reviews), closing.clone());
+            let (reviews, streams) = (Arc::clone(&reviews), streams.clone());
             async move {
                 match query.get("id").and_then(|id| reviews.find(id)) {
-                    Some(entry) => events::stream(entry.pushed.subscribe(), closing),
+                    Some(entry) => streams.open(|| entry.pushed.subscribe()),
                     None => Reply::error(404, "no such review").into_response(),
                 }
             }

@@ -115,15 +115,31 @@ impl Crowd {
     /// Who the request's token (bearer, else the cookie) belongs to; `None`
     /// without a token.
     ///
+    /// The organiser's token counts only as `Authorization: Bearer`: the
+    /// server never puts it in a cookie, and a cookie goes along with every
+    /// request the browser makes, so one planted there would lend the
+    /// organiser's rights to any request from the page.
+    ///
     /// # Errors
-    /// 401 for a token that is not valid (any shape, forged or unknown).
+    /// 401 for a token that is not valid (any shape, forged or unknown),
+    /// and for the organiser's token in the cookie.
     fn who(&self, call: &Call) -> Result<Option<Who>, Reply> {
-        let Some(given) = bearer(call).or_else(|| call.cookie(COOKIE)) else {
-            return Ok(None);
+        let (given, from_cookie) = match bearer(call) {
+            Some(token) => (token, false),
+            None => match call.cookie(COOKIE) {
+                Some(token) => (token, true),
+                None => return Ok(None),
+            },
         };
         let invalid = || Reply::error(401, "the token is not valid: join again");
         let (id, secret) = token::parse(given).ok_or_else(invalid)?;
         if id == ORGANISER {
+            if from_cookie {
+                return Err(Reply::error(
+                    401,
+                    "the organiser's token is accepted only as Authorization: Bearer, not in a cookie",
+                ));
+            }
             return match token::matches(secret, &self.organiser) {
                 true => Ok(Some(Who::Organiser)),
                 false => Err(invalid()),

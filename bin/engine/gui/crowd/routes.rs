@@ -15,7 +15,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
 
 /// Longest display name, in characters.
 const MAX_NAME: usize = 40;
@@ -61,7 +60,7 @@ struct LoadBody {
 
 /// Registers the crowd's page files and routes, each route with its own
 /// handle on `crowd`.
-pub fn register(router: &mut Router, crowd: Arc<Crowd>, closing: watch::Receiver<bool>) {
+pub fn register(router: &mut Router, crowd: Arc<Crowd>, streams: events::Streams) {
     router.add(Method::GET, "/crowd.js", |_| {
         Ok(Reply::file(
             "text/javascript; charset=utf-8",
@@ -95,8 +94,8 @@ pub fn register(router: &mut Router, crowd: Arc<Crowd>, closing: watch::Receiver
         Method::GET,
         "/api/crowd/events",
         axum::routing::get(move || {
-            let (board, closing) = (board.clone(), closing.clone());
-            async move { events::stream(board, closing) }
+            let (board, streams) = (board.clone(), streams.clone());
+            async move { streams.open(|| board) }
         }),
     );
     tokio::spawn(push_leaderboard(crowd));
@@ -168,12 +167,25 @@ fn me(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
     ))
 }
 
-/// `POST /api/crowd/next`: the task to do next, or `null` when none is left.
+/// `POST /api/crowd/next`: the task to do next, or `null` when none is left
+/// with `why`: `"empty"` (no task loaded yet), `"done"` (this expert has
+/// submitted every open task; others are still at work) or `"settled"`
+/// (no task is open: each is confirmed, flagged or closed).
 fn next(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
     let (id, _) = crowd.expert(call)?;
     let task = crowd.store.next_task(id).map_err(store_error)?;
     let task = match task {
-        None => Value::Null,
+        None => {
+            let counts = crowd.store.task_counts().map_err(store_error)?;
+            let why = if counts.iter().all(|c| c.1 == 0) {
+                "empty"
+            } else if counts.iter().any(|c| c.0 == Status::Open && c.1 > 0) {
+                "done"
+            } else {
+                "settled"
+            };
+            return Ok(Reply::json(json!({ "task": null, "why": why })));
+        }
         Some(t) => {
             let pos = Position::from_fen(&t.fen).map_err(|e| {
                 log::error!("task {} holds a bad FEN: {e}", t.id);

@@ -39,10 +39,47 @@ function bits(hex) { return BigInt(hex); }
 function has(bb, i) { return ((bb >> BigInt(i)) & 1n) === 1n; }
 
 async function api(path, options) {
-  const res = await fetch(path, options);
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch (e) {
+    // No reply at all: the server is down or the network is.
+    setOnline(false);
+    throw new Error("the server is unreachable");
+  }
+  setOnline(true);
   const body = await res.json();
   if (!res.ok) throw new Error(body.error || res.statusText);
   return body;
+}
+
+// Whether the server answers. A request without a reply, or an event
+// stream that lost its server, shows the notice; the page then asks every
+// few seconds until the server answers again. Modes hear of each change
+// through their `online` hook (Play stops its clocks while offline).
+const link = { online: true, probe: null, started: false };
+
+function setOnline(online) {
+  if (link.online === online) return;
+  link.online = online;
+  // The server was down when the page opened: start it afresh.
+  if (online && !link.started) {
+    window.location.reload();
+    return;
+  }
+  $("offline").hidden = online;
+  clearInterval(link.probe);
+  link.probe = online ? null : setInterval(probe, 3000);
+  for (const hook of Object.values(modeHooks)) if (hook.online) hook.online(online);
+}
+
+async function probe() {
+  try {
+    const res = await fetch("/api/config");
+    if (res.ok) setOnline(true);
+  } catch (e) {
+    // Still unreachable: the next probe asks again.
+  }
 }
 
 function showError(text) { $("error").textContent = text || ""; }
@@ -585,6 +622,7 @@ async function start() {
   if (params.get("fen")) await loadFen(params.get("fen"));
   await loadSuites();
   if (params.get("mode") === "play") setMode("play");
+  link.started = true;
 }
 
 // After every script: other modes register their hooks first.

@@ -3,7 +3,19 @@
 // shown with textContent, never as HTML.
 "use strict";
 
-const crowd = { me: null, task: null, k: 2, source: null };
+const crowd = { me: null, task: null, k: 2, source: null, idle: null };
+
+// What the page says when the server has no position for this expert
+// (`why` from /api/crowd/next).
+const NO_TASK = {
+  empty: "No positions are loaded yet. The organiser adds them (Organiser, below: "
+    + "Add suite or Add positions, with the token printed when the server started); "
+    + "the first one appears here as soon as they do.",
+  done: "You have done every open position: thank you! The others are still at "
+    + "work on them; press Next position later for any the organiser adds.",
+  settled: "Every position is settled (confirmed, flagged or closed): thank you! "
+    + "New ones appear here when the organiser adds them.",
+};
 
 modeHooks.crowd = {
   claims: "crowd-claims",
@@ -13,7 +25,18 @@ modeHooks.crowd = {
     refreshBoard();
     // The server pushes the leaderboard after every change.
     if (!crowd.source) {
-      crowd.source = new EventSource("/api/crowd/events");
+      const source = new EventSource("/api/crowd/events");
+      crowd.source = source;
+      source.onopen = () => setOnline(true);
+      source.onerror = () => {
+        if (source.readyState === EventSource.CONNECTING) {
+          setOnline(false);
+          return;
+        }
+        // Refused (too many streams): listen again on the next visit.
+        source.close();
+        if (crowd.source === source) crowd.source = null;
+      };
       crowd.source.addEventListener("leaderboard", (ev) => {
         const board = JSON.parse(ev.data);
         if (board) showBoard(board);
@@ -31,7 +54,14 @@ async function crowdApi(path, { body, token } = {}) {
     options.body = JSON.stringify(body);
   }
   if (token) options.headers.Authorization = "Bearer " + token;
-  const res = await fetch(path, options);
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch (e) {
+    setOnline(false);
+    throw new Error("the server is unreachable");
+  }
+  setOnline(true);
   const json = (res.headers.get("Content-Type") || "").startsWith("application/json");
   const data = json ? await res.json() : await res.text();
   if (!res.ok) throw new Error((json && data.error) || res.statusText);
@@ -68,8 +98,9 @@ async function crowdNext() {
     const r = await crowdApi("/api/crowd/next", { body: {} });
     crowd.task = r.task;
     $("crowd-result").textContent = "";
+    crowd.idle = r.task ? null : r.why;
     if (!r.task) {
-      $("crowd-task").textContent = "No position left for you: thank you!";
+      $("crowd-task").textContent = NO_TASK[r.why] || "No position for you now.";
       $("crowd-submit").disabled = true;
       return;
     }
@@ -110,6 +141,11 @@ function showBoard(r) {
     crowd.k = r.agree;
     $("crowd-k").textContent = r.agree;
     const t = r.tasks;
+    // Waiting for positions and the organiser has opened some: serve one.
+    if (crowd.me && !crowd.task && t.open > 0 && (crowd.idle === "empty" || crowd.idle === "settled")) {
+      crowd.idle = null;
+      crowdNext();
+    }
     $("crowd-counts").textContent = `Positions: ${t.open} open, ${t.confirmed} confirmed, ${t.flagged} flagged, ${t.closed} closed.`;
     const body = $("crowd-board").querySelector("tbody");
     body.textContent = "";

@@ -13,6 +13,9 @@ const play = {
   overlay: "none",
   source: null,     // the EventSource of this browser's game
   tick: 0,          // timer redrawing the clocks
+  stopped: null,    // performance.now() when the server stopped answering
+  formFor: null,    // the game whose settings the setup form shows
+  starting: false,  // this page asked for a new game (its form is set)
 };
 
 const SIDE = { white: "White", black: "Black" };
@@ -47,12 +50,21 @@ async function playRequest(path, body) {
     if (path === "/api/play/new" || (playLive() && !play.source)) playListen();
     showError("");
   } catch (e) {
+    if (path === "/api/play/new") play.starting = false;
     showError(e.message);
     render();
   }
 }
 
-modeHooks.play = { enter: () => playEnter() };
+modeHooks.play = { enter: () => playEnter(), online: playOnline };
+
+// While the server does not answer, the clocks shown stand still; when it
+// answers again, the game's state is asked for afresh.
+function playOnline(online) {
+  play.stopped = online ? null : performance.now();
+  if (online && playLive() && state.mode === "play") playRequest("/api/play/state");
+  else if (state.mode === "play") renderClocks();
+}
 
 function playEnter() {
   state.selected = null;
@@ -62,7 +74,21 @@ function playEnter() {
 // The server pushes the game's state (every event carries all of it).
 function playListen() {
   if (play.source) play.source.close();
-  play.source = new EventSource("/api/play/events");
+  const source = new EventSource("/api/play/events");
+  play.source = source;
+  source.onopen = () => setOnline(true);
+  source.onerror = () => {
+    if (source.readyState === EventSource.CONNECTING) {
+      // The connection is lost; the browser tries again on its own.
+      setOnline(false);
+      return;
+    }
+    // Refused (no game on this server, or too many streams): ask for the
+    // state a little later, which listens again if there is a game.
+    source.close();
+    if (play.source === source) play.source = null;
+    setTimeout(() => { if (!play.source) playRequest("/api/play/state"); }, 5000);
+  };
   for (const name of ["state", "game", "move", "clock", "end"]) {
     play.source.addEventListener(name, (ev) => {
       const reply = JSON.parse(ev.data);
@@ -91,12 +117,18 @@ function playNew(ev) {
   if ($("play-from").value === "fen") body.fen = $("play-fen").value.trim();
   if ($("play-from").value === "960") body.chess960 = Number($("play-960").value);
   play.flip = false;
+  play.starting = true;
   playRequest("/api/play/new", body);
 }
 
 function playShow(reply) {
   // A reply and a pushed event can cross: never go back to an older state.
-  if (play.game && play.game.game === reply.game && reply.version < play.game.version) return;
+  // `version` orders one server start's states; a state from another start
+  // (the server restarted) is the newer one, whatever its version.
+  const shown = play.game;
+  if (shown && shown.game === reply.game && shown.server === reply.server
+      && reply.version < shown.version) return;
+  if (reply.game !== null) playForm(reply);
   // Looking back stays on its position while the game goes on.
   const same = play.game && play.game.game === reply.game;
   const looking = same && play.view !== null && play.view < reply.moves.length;
@@ -115,6 +147,33 @@ function playShow(reply) {
   render();
   renderPlayMoves();
   renderClocks();
+}
+
+// The setup form shows the running game's settings (after a reload, or a
+// game started in another tab); a game started here keeps the form as set.
+function playForm(g) {
+  if (play.formFor === g.game) return;
+  play.formFor = g.game;
+  if (play.starting) {
+    play.starting = false;
+    return;
+  }
+  $("play-color").value = g.person;
+  const strength = $("play-strength");
+  if (![...strength.options].some((o) => o.value === g.strength)) {
+    const option = document.createElement("option");
+    option.value = g.strength;
+    option.textContent = g.strength_label;
+    strength.appendChild(option);
+  }
+  strength.value = g.strength;
+  $("play-base").value = g.clock ? g.clock.base_ms / 60000 : 0;
+  if (g.clock) $("play-inc").value = g.clock.inc_ms / 1000;
+  const standard = g.start_fen === "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  $("play-from").value = standard ? "start" : "fen";
+  if (!standard) $("play-fen").value = g.start_fen;
+  $("play-fen").hidden = standard;
+  $("play-960-box").hidden = true;
 }
 
 // The person's colour at the bottom, unless they flipped the board.
@@ -250,14 +309,15 @@ function renderClocks() {
     }
     let ms = g.clock[side + "_ms"];
     const running = g.clock.running === side;
-    if (running) ms = Math.max(0, ms - (performance.now() - play.fetched));
+    const now = play.stopped === null ? performance.now() : Math.max(play.stopped, play.fetched);
+    if (running) ms = Math.max(0, ms - (now - play.fetched));
     expired = expired || (running && ms === 0);
     box.querySelector(".time").textContent = clockText(ms);
-    box.classList.toggle("running", running);
+    box.classList.toggle("running", running && play.stopped === null);
     box.classList.toggle("low", ms < 10000);
   }
   // The server decides a flag fall; ask it once the shown time is out.
-  if (expired && !g.end && !g.thinking) {
+  if (expired && !g.end && !g.thinking && link.online) {
     g.thinking = true;
     playRequest("/api/play/state");
   }

@@ -38,7 +38,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use store::GameStore;
-use tokio::sync::watch;
 
 /// Longest base time a clock may have (three hours).
 const MAX_BASE: Duration = Duration::from_secs(3 * 3600);
@@ -321,7 +320,7 @@ fn no_body(call: &Call) -> Result<(), Reply> {
 }
 
 /// Registers Play mode's script, its routes and its event stream.
-pub fn register(router: &mut Router, play: Arc<Play>, closing: watch::Receiver<bool>) {
+pub fn register(router: &mut Router, play: Arc<Play>, streams: events::Streams) {
     *lock(&play.runtime) = tokio::runtime::Handle::try_current().ok();
     let now = Instant::now();
     for seat in play.all_seats() {
@@ -349,10 +348,10 @@ pub fn register(router: &mut Router, play: Arc<Play>, closing: watch::Receiver<b
         Method::GET,
         "/api/play/events",
         axum::routing::get(move |headers: HeaderMap| {
-            let (play, closing) = (Arc::clone(&play), closing.clone());
+            let (play, streams) = (Arc::clone(&play), streams.clone());
             async move {
                 match play.seat_of(&headers) {
-                    Some(seat) => events::stream(lock(&seat).subscribe(Instant::now()), closing),
+                    Some(seat) => streams.open(|| lock(&seat).subscribe(Instant::now())),
                     None => no_game().into_response(),
                 }
             }

@@ -11,7 +11,7 @@ use crate::gui::events::Pushed;
 use crate::gui::http::Reply;
 use movegen::{CastlingMode, Color, Position};
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 use tokio::sync::watch;
 
@@ -32,7 +32,8 @@ pub struct Seat {
     engine_error: Option<String>,
     /// When the session last asked anything (ms since the epoch).
     pub touched_ms: i64,
-    /// Counts the pushed changes, so a page can drop an older state.
+    /// Counts the pushed changes, so a page can drop an older state; it
+    /// starts again at 0 with each server start (see [`server_start`]).
     version: u64,
     events: watch::Sender<Pushed>,
 }
@@ -50,6 +51,30 @@ fn color_from(name: &str) -> Option<Color> {
         "black" => Some(Color::Black),
         _ => None,
     }
+}
+
+/// This server start's name, sent with every state beside `version`.
+///
+/// `version` orders the states of one server start only: it counts pushes,
+/// and some (a page subscribing) change nothing stored, so continuing it
+/// after a restart would cost a write per push, and after a kill the saved
+/// count would lag what pages had seen. A page that holds a state from
+/// another start takes the new server's state whatever its `version`: the
+/// server that sent the older one is gone. 8 random bytes in hex (the
+/// clock's nanoseconds and the process id if the OS has no random bytes).
+pub fn server_start() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let mut bytes = [0u8; 8];
+        let n = match getrandom::fill(&mut bytes) {
+            Ok(()) => u64::from_le_bytes(bytes),
+            Err(_) => {
+                let nanos = UNIX_EPOCH.elapsed().map_or(0, |d| d.as_nanos() as u64);
+                nanos ^ u64::from(std::process::id()).rotate_left(32)
+            }
+        };
+        format!("{n:016x}")
+    })
 }
 
 fn ms(d: Duration) -> u64 {
@@ -369,6 +394,7 @@ impl Seat {
             "thinking": self.job.is_some(),
             "waiting": self.waiting,
             "version": self.version,
+            "server": server_start(),
             "clock": clock,
             "end": end,
             "result": s.end.map_or("*", End::result),
