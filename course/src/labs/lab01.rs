@@ -124,7 +124,7 @@ fn check_square(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
                     d = d.with_body(format!(
                         "{}{}",
                         diagram::compare(1 << expected, 1 << got, Marks::default()),
-                        diagram::LEGEND
+                        diagram::legend(1 << expected, 1 << got, Marks::default())
                     ));
                 }
                 return Err(fail(d));
@@ -296,8 +296,9 @@ fn fewer_nonempty(b: &u64) -> Vec<u64> {
 
 fn input_body(b: u64) -> String {
     format!(
-        "the set ({} squares: {}):\n{}",
+        "the set ({} square{}: {}):\n{}",
         b.count_ones(),
+        if b.count_ones() == 1 { "" } else { "s" },
         diagram::squares(b),
         diagram::bitboard(b)
     )
