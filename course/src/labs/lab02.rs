@@ -327,7 +327,7 @@ fn oracle_moves(pos: &Position) -> Vec<String> {
     let mut out = Vec::new();
     let mut add = |from: u8, to: u8| {
         let (f, t) = (diagram::square_name(from), diagram::square_name(to));
-        if to >= 56 || to < 8 {
+        if !(8..56).contains(&to) {
             for p in ["q", "r", "b", "n"] {
                 out.push(format!("{f}{t}{p}"));
             }
