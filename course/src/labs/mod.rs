@@ -18,10 +18,11 @@ use crate::checker::Lab;
 mod lab01;
 mod lab02;
 mod lab03;
+mod lab04;
 
 /// Every lab of the course, in order.
 pub fn all() -> Vec<&'static dyn Lab> {
-    vec![&lab01::Lab01, &lab02::Lab02, &lab03::Lab03]
+    vec![&lab01::Lab01, &lab02::Lab02, &lab03::Lab03, &lab04::Lab04]
 }
 
 /// The lab with this number, if the course has it.
