@@ -196,6 +196,8 @@ pub fn build(dir: &Path) -> Result<(), String> {
         // An outer `cargo test` may set these for its own build; the student's is separate.
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
         .env_remove("CARGO_BUILD_TARGET")
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
