@@ -64,12 +64,36 @@ fn with_file(dir: &Path, lab: &'static dyn Lab, text: &str) -> Result<Verdict, S
 #[test]
 fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
     let scratch = Scratch::new("labs");
-    let dir = scratch.0.join("ws");
     let all = labs::all();
-    workspace::init(&dir, &all, true).expect("init writes the workspace");
-    workspace::build(&dir).unwrap_or_else(|e| panic!("the solutions do not build:\n{e}"));
+    // Two workspaces checked side by side: one student build is mostly one core's work.
+    let workers = 2;
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let dir = scratch.0.join(format!("ws{w}"));
+                let mine: Vec<&'static dyn Lab> =
+                    all.iter().copied().skip(w).step_by(workers).collect();
+                let all = &all;
+                scope.spawn(move || check_labs(&dir, all, &mine))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker panicked"))
+            .collect()
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// In a workspace of every lab's solution: the solutions of `mine` pass, their skeletons
+/// are "not started" without a trace, and their bugs are caught. Returns what went wrong.
+fn check_labs(dir: &Path, all: &[&'static dyn Lab], mine: &[&'static dyn Lab]) -> Vec<String> {
+    workspace::init(dir, all, true).expect("init writes the workspace");
+    if let Err(e) = workspace::build(dir) {
+        return vec![format!("the solutions do not build:\n{e}")];
+    }
     let mut problems = Vec::new();
-    for (n, verdict) in runner::check_built(&dir, &all) {
+    for (n, verdict) in runner::check_built(dir, mine) {
         if !verdict.passed() {
             problems.push(format!(
                 "lab {n}: the solution does not pass: {}",
@@ -77,65 +101,67 @@ fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
             ));
         }
     }
-    for &lab in &all {
-        let n = lab.number();
-        match with_file(&dir, lab, lab.files().skeleton) {
-            Ok(Verdict::NotStarted) => {}
-            Ok(other) => problems.push(format!("lab {n}: the skeleton gives {}", show(&other))),
-            Err(e) => problems.push(format!("lab {n}: the skeleton does not compile:\n{e}")),
-        }
-        // What the student sees for an untouched lab: one line, no panic trace.
-        let out = Command::new(env!("CARGO_BIN_EXE_course"))
-            .args(["check", &n.to_string(), "--dir"])
-            .arg(&dir)
-            .output()
-            .expect("the course binary runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        if !text.contains("NOT STARTED")
-            || text.contains("panicked")
-            || text.contains("RUST_BACKTRACE")
-        {
-            problems.push(format!(
-                "lab {n}: `course check {n}` on the skeleton printed:\n{text}"
-            ));
-        }
-        if out.status.success() {
-            problems.push(format!(
-                "lab {n}: `course check {n}` on the skeleton exited 0"
-            ));
-        }
-        if lab.files().bugs.len() < 3 {
-            problems.push(format!(
-                "lab {n}: {} planted bugs, want at least 3",
-                lab.files().bugs.len()
-            ));
-        }
-        for (name, text) in lab.files().bugs {
-            let Some((_, expect)) = header(text) else {
-                problems.push(format!(
-                    "lab {n} bug {name}: no `//! bug:` and `//! expect:` lines"
-                ));
-                continue;
-            };
-            match with_file(&dir, lab, text) {
-                Ok(Verdict::Fail(d)) if d.to_string().contains(expect) => {}
-                Ok(Verdict::Fail(d)) => problems.push(format!(
-                    "lab {n} bug {name}: the diagnosis lacks `{expect}`:\n{d}"
-                )),
-                Ok(other) => {
-                    problems.push(format!("lab {n} bug {name}: not caught, {}", show(&other)))
-                }
-                Err(e) => problems.push(format!("lab {n} bug {name}: does not compile:\n{e}")),
-            }
-        }
-        let path = workspace::lab_file(&dir, n).expect("every lab has a module");
-        fs::write(path, lab.files().solution).expect("workspace is writable");
+    for &lab in mine {
+        problems.extend(check_skeleton_and_bugs(dir, lab));
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    problems
+}
+
+fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
+    let mut problems = Vec::new();
+    let n = lab.number();
+    match with_file(dir, lab, lab.files().skeleton) {
+        Ok(Verdict::NotStarted) => {}
+        Ok(other) => problems.push(format!("lab {n}: the skeleton gives {}", show(&other))),
+        Err(e) => problems.push(format!("lab {n}: the skeleton does not compile:\n{e}")),
+    }
+    // What the student sees for an untouched lab: one line, no panic trace.
+    let out = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(["check", &n.to_string(), "--dir"])
+        .arg(dir)
+        .output()
+        .expect("the course binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if !text.contains("NOT STARTED") || text.contains("panicked") || text.contains("RUST_BACKTRACE")
+    {
+        problems.push(format!(
+            "lab {n}: `course check {n}` on the skeleton printed:\n{text}"
+        ));
+    }
+    if out.status.success() {
+        problems.push(format!(
+            "lab {n}: `course check {n}` on the skeleton exited 0"
+        ));
+    }
+    if lab.files().bugs.len() < 3 {
+        problems.push(format!(
+            "lab {n}: {} planted bugs, want at least 3",
+            lab.files().bugs.len()
+        ));
+    }
+    for (name, text) in lab.files().bugs {
+        let Some((_, expect)) = header(text) else {
+            problems.push(format!(
+                "lab {n} bug {name}: no `//! bug:` and `//! expect:` lines"
+            ));
+            continue;
+        };
+        match with_file(dir, lab, text) {
+            Ok(Verdict::Fail(d)) if d.to_string().contains(expect) => {}
+            Ok(Verdict::Fail(d)) => problems.push(format!(
+                "lab {n} bug {name}: the diagnosis lacks `{expect}`:\n{d}"
+            )),
+            Ok(other) => problems.push(format!("lab {n} bug {name}: not caught, {}", show(&other))),
+            Err(e) => problems.push(format!("lab {n} bug {name}: does not compile:\n{e}")),
+        }
+    }
+    let path = workspace::lab_file(dir, n).expect("every lab has a module");
+    fs::write(path, lab.files().solution).expect("workspace is writable");
+    problems
 }
 
 #[test]
