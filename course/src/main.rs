@@ -225,6 +225,7 @@ fn require_workspace(dir: &Path) -> Result<(), String> {
 fn check(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
     require_workspace(dir)?;
     let chosen = pick(lab)?;
+    refresh(dir)?;
     Ok(print_check(dir, &chosen))
 }
 
@@ -253,9 +254,22 @@ pub fn print_check(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
 fn watch(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
     require_workspace(dir)?;
     let chosen = pick(lab)?;
+    refresh(dir)?;
     course::watch::watch_with(dir, &chosen, |dir, labs| {
         print_check(dir, labs);
     })
+}
+
+/// Brings a workspace up to this version of the course: the provided files (where they
+/// differ) and the files of labs added since it was written (as skeletons). A student's own
+/// lab files are never touched.
+fn refresh(dir: &Path) -> Result<(), String> {
+    let added = workspace::init(dir, &labs::all(), false)
+        .map_err(|e| format!("cannot update the workspace in {}: {e}", dir.display()))?;
+    for path in added {
+        println!("new lab: wrote {}", path.display());
+    }
+    Ok(())
 }
 
 fn hint(lab: u8) -> Result<ExitCode, String> {

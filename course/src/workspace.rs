@@ -147,21 +147,31 @@ fn write_lib_rs(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
 pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
     fs::create_dir_all(dir.join("src/harness"))?;
     fs::create_dir_all(dir.join("src/bin"))?;
-    fs::write(dir.join("Cargo.toml"), manifest())?;
-    fs::write(dir.join(".gitignore"), "/target\n")?;
-    fs::write(dir.join("src/types.rs"), TYPES_RS)?;
-    fs::write(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
-    fs::write(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
+    write_if_changed(dir.join("Cargo.toml"), manifest())?;
+    write_if_changed(dir.join(".gitignore"), "/target\n")?;
+    write_if_changed(dir.join("src/types.rs"), TYPES_RS)?;
+    write_if_changed(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
+    write_if_changed(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
     if labs.iter().any(|l| l.number() == 12) {
-        fs::write(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
+        write_if_changed(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
     }
     for lab in labs {
-        fs::write(
+        write_if_changed(
             dir.join(format!("src/harness/lab{:02}.rs", lab.number())),
             lab.files().harness,
         )?;
     }
     Ok(())
+}
+
+/// Writes `text` to `path` unless it already holds exactly that: an unchanged file keeps its
+/// time stamp, so cargo doesn't rebuild.
+fn write_if_changed(path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> io::Result<()> {
+    let (path, text) = (path.as_ref(), text.as_ref());
+    if fs::read(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(path, text)
 }
 
 /// Whether `dir` looks like a student workspace.
