@@ -59,6 +59,15 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
         "init overwrote a student's file"
     );
 
+    // A workspace written before a lab existed gets that lab's skeleton at the next check.
+    let lab2 = root.join("ws/src/lab02_pawns.rs");
+    fs::remove_file(&lab2).expect("lab 2's file is there");
+    let out = course(&["check", "2", "--dir", "ws"], root);
+    let t = text(&out);
+    assert!(t.contains("new lab: wrote") && t.contains("NOT STARTED  02"), "{t}");
+    assert!(lab2.is_file());
+    assert_eq!(fs::read_to_string(&lab1).expect("readable"), "// my work\n", "check overwrote a student's file");
+
     let out = course(&["hint", "1"], root);
     assert!(
         out.status.success() && text(&out).contains("popcount"),
