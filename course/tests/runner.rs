@@ -46,7 +46,8 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
     let out = course(&["init", "ws"], root);
     assert!(out.status.success(), "{}", text(&out));
     let lab1 = root.join("ws/src/lab01_bitboards.rs");
-    fs::write(&lab1, "// my work\n").expect("writable");
+    let mine = fs::read_to_string(&lab1).expect("init wrote lab 1") + "// my work\n";
+    fs::write(&lab1, &mine).expect("writable");
     let out = course(&["init", "ws"], root);
     assert!(
         out.status.success() && text(&out).contains("0 lab files new"),
@@ -64,9 +65,16 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
     fs::remove_file(&lab2).expect("lab 2's file is there");
     let out = course(&["check", "2", "--dir", "ws"], root);
     let t = text(&out);
-    assert!(t.contains("new lab: wrote") && t.contains("NOT STARTED  02"), "{t}");
+    assert!(
+        t.contains("new lab: wrote") && t.contains("NOT STARTED  02"),
+        "{t}"
+    );
     assert!(lab2.is_file());
-    assert_eq!(fs::read_to_string(&lab1).expect("readable"), "// my work\n", "check overwrote a student's file");
+    assert_eq!(
+        fs::read_to_string(&lab1).expect("readable"),
+        mine,
+        "check overwrote a student's file"
+    );
 
     let out = course(&["hint", "1"], root);
     assert!(
