@@ -56,7 +56,7 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
     );
     assert_eq!(
         fs::read_to_string(&lab1).expect("readable"),
-        "// my work\n",
+        mine,
         "init overwrote a student's file"
     );
 
