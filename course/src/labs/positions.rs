@@ -1,0 +1,184 @@
+//! Positions and oracle answers shared by the checkers of labs 6 to 8 (attacks, check and pin
+//! masks, special moves): seeded position sets rich in checks, pins, castling, en passant and
+//! promotions, and movegen's answers in the harness's notation.
+
+use movegen::{CastlingMode, Move, MoveKind, Position, Square};
+
+use crate::gen::{self, Rng};
+
+/// The square with index `i` (0..64).
+pub fn square(i: u8) -> Square {
+    Square::from_index(i as usize).expect("a square index below 64")
+}
+
+/// A move in UCI notation as the student's harness writes it (castling as the king's step).
+pub fn uci(mv: Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// The legal moves of `pos` for which `keep` holds, in UCI notation.
+pub fn oracle_moves(pos: &Position, keep: impl Fn(Move) -> bool) -> Vec<String> {
+    pos.legal_moves().iter().copied().filter(|&m| keep(m)).map(uci).collect()
+}
+
+/// Whether a move is castling, en passant or a promotion (lab 8's special moves).
+pub fn is_special(mv: Move) -> bool {
+    !matches!(mv.kind(), MoveKind::Normal)
+}
+
+/// A harness move list answer as names.
+pub fn names(answer: &str) -> Vec<String> {
+    answer.split_whitespace().map(str::to_string).collect()
+}
+
+/// Cells of a placement, a1 = 0, `.` for an empty square.
+fn cells_of(pos: &Position) -> [char; 64] {
+    let mut cells = ['.'; 64];
+    for (i, cell) in cells.iter_mut().enumerate() {
+        let sq = square(i as u8);
+        if let (Some(piece), Some(color)) = (pos.piece_on(sq), pos.color_on(sq)) {
+            *cell = piece.to_fen_char(color);
+        }
+    }
+    cells
+}
+
+/// Cells (a1 = 0) and the other FEN fields as a position, if movegen accepts it.
+fn position(cells: &[char; 64], side: &str, castling: &str, ep: &str) -> Option<Position> {
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let c = cells[rank * 8 + file];
+            if c == '.' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                placement.push_str(&empty.to_string());
+                empty = 0;
+            }
+            placement.push(c);
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    Position::from_fen(&format!("{placement} {side} {castling} {ep} 0 1")).ok()
+}
+
+/// The well-known positions, positions of random games and sparse random positions (where
+/// checks, double checks and pins are common), as FENs.
+pub fn mixed(seed: u64, games: usize, sparse: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out: Vec<String> = gen::POSITIONS.iter().map(|f| f.to_string()).collect();
+    for i in 0..sparse {
+        out.push(gen::random_sparse_position(&mut rng, 2 + i % 9).fen());
+    }
+    for i in 0..games {
+        out.push(gen::random_game_position(&mut rng, 6 + (i * 7) % 70).fen());
+    }
+    out
+}
+
+/// Sparse positions in which the side to move has its king on e1 (e8) and rooks in the
+/// corners with castling rights, and some other pieces that attack or block the path.
+pub fn castling(seed: u64, count: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 200 {
+        tries += 1;
+        let base = gen::random_sparse_position(&mut rng, 1 + (tries % 6));
+        let mut cells = cells_of(&base);
+        for (sq, c) in [(4, 'K'), (0, 'R'), (7, 'R'), (60, 'k'), (56, 'r'), (63, 'r')] {
+            for cell in cells.iter_mut() {
+                if c.eq_ignore_ascii_case(&'k') && *cell == c {
+                    *cell = '.';
+                }
+            }
+            cells[sq] = c;
+        }
+        let side = if rng.below(2) == 0 { "w" } else { "b" };
+        if let Some(pos) = position(&cells, side, "KQkq", "-") {
+            out.push(pos.fen());
+        }
+    }
+    out
+}
+
+/// Positions where the side to move may capture en passant: a pawn that just made its double
+/// step beside one of ours, often with our king and an enemy rook or queen on that rank.
+pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 200 {
+        tries += 1;
+        let base = gen::random_sparse_position(&mut rng, tries % 5);
+        let mut cells = cells_of(&base);
+        let white = rng.below(2) == 0;
+        let file = rng.below(8) as usize;
+        let beside = if file == 0 || (file < 7 && rng.below(2) == 0) { file + 1 } else { file - 1 };
+        let (rank, skipped, start) = if white { (4, 5, 6) } else { (3, 2, 1) };
+        let (ours, theirs) = if white { ('P', 'p') } else { ('p', 'P') };
+        cells[rank * 8 + file] = theirs;
+        cells[rank * 8 + beside] = ours;
+        cells[skipped * 8 + file] = '.';
+        cells[start * 8 + file] = '.';
+        if rng.below(2) == 0 {
+            // Our king and an enemy rook or queen on the capture rank.
+            let (king, slider) = if white { ('K', ['r', 'q']) } else { ('k', ['R', 'Q']) };
+            for cell in cells.iter_mut() {
+                if *cell == king {
+                    *cell = '.';
+                }
+            }
+            let free: Vec<usize> = (rank * 8..rank * 8 + 8).filter(|&s| cells[s] == '.').collect();
+            if free.len() >= 2 {
+                let a = free[rng.below(free.len() as u64) as usize];
+                let b = free[rng.below(free.len() as u64) as usize];
+                if a != b {
+                    cells[a] = king;
+                    cells[b] = slider[rng.below(2) as usize];
+                }
+            }
+        }
+        let side = if white { "w" } else { "b" };
+        let ep = format!("{}", square((skipped * 8 + file) as u8));
+        if let Some(pos) = position(&cells, side, "-", &ep) {
+            if pos.ep_square().is_some() {
+                out.push(pos.fen());
+            }
+        }
+    }
+    out
+}
+
+/// Positions where the side to move has pawns one step from promotion.
+pub fn promotions(seed: u64, count: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 200 {
+        tries += 1;
+        let base = gen::random_sparse_position(&mut rng, 1 + tries % 6);
+        let mut cells = cells_of(&base);
+        let white = rng.below(2) == 0;
+        for _ in 0..1 + rng.below(2) {
+            let file = rng.below(8) as usize;
+            let (sq, pawn) = if white { (48 + file, 'P') } else { (8 + file, 'p') };
+            if cells[sq] == '.' {
+                cells[sq] = pawn;
+            }
+        }
+        let side = if white { "w" } else { "b" };
+        if let Some(pos) = position(&cells, side, "-", "-") {
+            out.push(pos.fen());
+        }
+    }
+    out
+}
