@@ -216,11 +216,8 @@ fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         let call = format!("subset({index} = 0b{index:b}, mask {})", bb_arg(mask));
         compare_bitboard(&call, expected, got, Marks { origin: None, occupied: mask })
             .map_err(|d| {
-                let d = d.with_body(format!(
-                    "the mask's squares, lowest first: {}\n\n{}",
-                    diagram::squares(mask),
-                    d.body
-                ));
+                let body = format!("the mask's squares, lowest first: {}\n\n{}", diagram::squares(mask), d.body);
+                let d = d.with_body(body);
                 fail(d.with_hint(HINT_SUBSET))
             })?;
         *checked += 1;

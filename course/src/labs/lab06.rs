@@ -7,7 +7,6 @@ use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
 use crate::gen::Rng;
 use crate::labs::positions::{self, square};
-use crate::shrink::fewer_pieces;
 use crate::student::Student;
 
 /// Lab 6: attacks on a square.
@@ -120,7 +119,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         }
     }
     let simpler = |(fen, sq, by): &(String, u8, Color)| -> Vec<(String, u8, Color)> {
-        fewer_pieces(fen).into_iter().map(|f| (f, *sq, *by)).collect()
+        positions::simpler(fen).into_iter().map(|f| (f, *sq, *by)).collect()
     };
     check_cases(
         s,
@@ -177,7 +176,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         checked += 1;
     }
     // checkers and in_check on every position.
-    let simpler_fen = |fen: &String| fewer_pieces(fen);
+    let simpler_fen = |fen: &String| positions::simpler(fen);
     check_cases(
         s,
         fens.iter().cloned(),
@@ -190,9 +189,9 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
                 return Ok(());
             }
             let king = pos.king(pos.side_to_move()).index() as u8;
-            let other_king = pos.king(!pos.side_to_move());
-            let on_other = (pos.attackers_to(other_king, pos.occupied()) & pos.colored(pos.side_to_move())).0;
-            let hint = if got == on_other && got != 0 { HINT_WHICH_KING } else { attackers_hint(&pos, king, pos.occupied().0, expected, got) };
+            // attackers_to passed on every square, so a wrong answer here picks the wrong king
+            // or the wrong side.
+            let hint = HINT_WHICH_KING;
             let call = format!("checkers(board) ({} to move, king on {})", color_name(pos.side_to_move()), diagram::square_name(king));
             let d = bitboard_diagnosis(&call, expected, got, Marks { origin: Some(king), occupied: pos.occupied().0 })
                 .with_fen(fen.clone())

@@ -9,7 +9,6 @@ use crate::checker::{check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict}
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::labs::positions::{self, names, oracle_moves, square};
-use crate::shrink::fewer_pieces;
 use crate::student::Student;
 
 /// Lab 7: the check mask and the pin masks.
@@ -142,8 +141,9 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     let mut checked = 0;
     check_between(s, &mut checked)?;
     let mut fens = positions::mixed(0x07_1e6, 12, 60);
+    fens.extend(positions::pins(0x07_919, 40));
     fens.extend(positions::en_passant(0x07_e9, 6));
-    let simpler = |fen: &String| fewer_pieces(fen);
+    let simpler = |fen: &String| positions::simpler(fen);
     // The check mask.
     check_cases(
         s,
@@ -232,7 +232,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         })
         .collect();
     let simpler_piece = |(fen, sq): &(String, u8)| -> Vec<(String, u8)> {
-        fewer_pieces(fen)
+        positions::simpler(fen)
             .into_iter()
             .filter(|f| pos_of(f).colored(pos_of(f).side_to_move()).has(square(*sq)))
             .map(|f| (f, *sq))
@@ -283,7 +283,7 @@ fn check_between(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             // Every pair on a line, and a few that are not.
             let on_line = rook_attacks(square(a), Bitboard::EMPTY).has(square(b))
                 || bishop_attacks(square(a), Bitboard::EMPTY).has(square(b));
-            if !on_line && (a * 7 + b) % 13 != 0 {
+            if !on_line && (u32::from(a) * 7 + u32::from(b)) % 13 != 0 {
                 continue;
             }
             let (na, nb) = (diagram::square_name(a), diagram::square_name(b));

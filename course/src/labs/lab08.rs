@@ -6,7 +6,6 @@ use movegen::{Bitboard, Color, MoveKind, Piece, Position, Square};
 use crate::checker::{check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
 use crate::compare::compare_move_lists;
 use crate::labs::positions::{self, names, oracle_moves, square};
-use crate::shrink::fewer_pieces;
 use crate::student::Student;
 
 /// Lab 8: castling, en passant and promotions.
@@ -149,7 +148,7 @@ fn check_list(
     check_cases(
         s,
         fens.iter().cloned(),
-        |fen: &String| fewer_pieces(fen),
+        |fen: &String| positions::simpler(fen),
         |s, fen| {
             let pos = pos_of(fen);
             let got = names(&s.ask(LAB, function, &[&fen_to_arg(fen)])?);

@@ -45,28 +45,7 @@ fn cells_of(pos: &Position) -> [char; 64] {
 
 /// Cells (a1 = 0) and the other FEN fields as a position, if movegen accepts it.
 fn position(cells: &[char; 64], side: &str, castling: &str, ep: &str) -> Option<Position> {
-    let mut placement = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let c = cells[rank * 8 + file];
-            if c == '.' {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                placement.push_str(&empty.to_string());
-                empty = 0;
-            }
-            placement.push(c);
-        }
-        if empty > 0 {
-            placement.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
+    let placement = placement_of(cells);
     Position::from_fen(&format!("{placement} {side} {castling} {ep} 0 1")).ok()
 }
 
@@ -181,4 +160,131 @@ pub fn promotions(seed: u64, count: usize) -> Vec<String> {
         }
     }
     out
+}
+
+/// Positions with a pin: the side to move's king, one of its pieces further along a line, and
+/// an enemy rook, bishop or queen of the right kind behind it, among a few other pieces.
+pub fn pins(seed: u64, count: usize) -> Vec<String> {
+    const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 200 {
+        tries += 1;
+        let base = gen::random_sparse_position(&mut rng, tries % 5);
+        let mut cells = cells_of(&base);
+        let white = rng.below(2) == 0;
+        let (king, enemy_king) = if white { ('K', 'k') } else { ('k', 'K') };
+        let (df, dr) = DIRECTIONS[rng.below(8) as usize];
+        let (kf, kr) = (rng.below(8) as i8, rng.below(8) as i8);
+        let at = |n: i8| -> Option<usize> {
+            let (f, r) = (kf + df * n, kr + dr * n);
+            ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
+        };
+        let pinned_at = 1 + rng.below(3) as i8;
+        let pinner_at = pinned_at + 1 + rng.below(3) as i8;
+        let (Some(k), Some(p), Some(q)) = (at(0), at(pinned_at), at(pinner_at)) else { continue };
+        // Clear the line from the king to the pinner, and the kings elsewhere.
+        for n in 0..=pinner_at {
+            if let Some(s) = at(n) {
+                cells[s] = '.';
+            }
+        }
+        for cell in cells.iter_mut() {
+            if *cell == king {
+                *cell = '.';
+            }
+        }
+        if !cells.contains(&enemy_king) {
+            continue;
+        }
+        let straight = df == 0 || dr == 0;
+        let pinned = b"PPPNBRQ"[rng.below(7) as usize] as char;
+        let pinner = if straight { ['r', 'q'] } else { ['b', 'q'] }[rng.below(2) as usize];
+        cells[k] = king;
+        cells[p] = if white { pinned } else { pinned.to_ascii_lowercase() };
+        cells[q] = if white { pinner } else { pinner.to_ascii_uppercase() };
+        if (p / 8 == 0 || p / 8 == 7) && pinned == 'P' {
+            continue;
+        }
+        let side = if white { "w" } else { "b" };
+        if let Some(pos) = position(&cells, side, "-", "-") {
+            out.push(pos.fen());
+        }
+    }
+    out
+}
+
+/// Simpler positions for shrinking: one piece fewer keeping every castling right that stays
+/// valid, and one castling right fewer; then the course's general candidates.
+pub fn simpler(fen: &str) -> Vec<String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let mut out = Vec::new();
+    if fields.len() >= 4 && fields[2] != "-" {
+        let rights = fields[2];
+        let with = |placement: &str, castling: &str| {
+            let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+            f[0] = placement.to_string();
+            f[2] = if castling.is_empty() { "-".to_string() } else { castling.to_string() };
+            f.join(" ")
+        };
+        let Ok(pos) = Position::from_fen(fen) else { return crate::shrink::fewer_pieces(fen) };
+        let mut cells = cells_of(&pos);
+        for i in 0..64 {
+            let c = cells[i];
+            if c == '.' || c.eq_ignore_ascii_case(&'k') {
+                continue;
+            }
+            cells[i] = '.';
+            let placement = Position::from_fen(&format!("{} w - - 0 1", placement_of(&cells)))
+                .map(|p| p.fen().split_whitespace().next().unwrap_or("").to_string());
+            cells[i] = c;
+            let Ok(placement) = placement else { continue };
+            // Keep the rights that are still valid one by one.
+            let kept: String = rights
+                .chars()
+                .filter(|r| Position::from_fen(&with(&placement, &r.to_string())).is_ok())
+                .collect();
+            let candidate = with(&placement, &kept);
+            if Position::from_fen(&candidate).is_ok() {
+                out.push(candidate);
+            }
+        }
+        for r in rights.chars() {
+            let fewer: String = rights.chars().filter(|&x| x != r).collect();
+            let candidate = with(fields[0], &fewer);
+            if Position::from_fen(&candidate).is_ok() {
+                out.push(candidate);
+            }
+        }
+    }
+    out.extend(crate::shrink::fewer_pieces(fen));
+    out
+}
+
+/// Cells (a1 = 0) as a FEN placement.
+fn placement_of(cells: &[char; 64]) -> String {
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let c = cells[rank * 8 + file];
+            if c == '.' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                placement.push_str(&empty.to_string());
+                empty = 0;
+            }
+            placement.push(c);
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    placement
 }

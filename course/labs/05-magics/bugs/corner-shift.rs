@@ -1,5 +1,5 @@
 //! bug: the fancy rook lookup recomputes the shift as 64 - (10 + 1 on an edge): corner squares need 12 bits, not 11
-//! expect: TODO
+//! expect: rook_attacks(a1, blockers g1) is wrong: missing g1
 //! Lab 5: sliding pieces II, magic bitboards.
 //!
 //! A slider's attacks depend only on the pieces on its rays ("the relevant

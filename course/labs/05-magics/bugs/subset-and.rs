@@ -1,5 +1,5 @@
 //! bug: subset() returns index & mask, taking bit i of the index for square i instead of for the i-th square of the mask
-//! expect: TODO
+//! expect: subset(1 = 0b1, mask 0x000000000000000a) is wrong: missing b1
 //! Lab 5: sliding pieces II, magic bitboards.
 //!
 //! A slider's attacks depend only on the pieces on its rays ("the relevant

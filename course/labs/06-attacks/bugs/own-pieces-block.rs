@@ -1,5 +1,5 @@
 //! bug: attackers_to lets only the attacker's own pieces block its sliders: the defender's pieces are seen through
-//! expect: TODO
+//! expect: attackers_to(board, f1, black) is wrong: extra a6
 //! Lab 6: attacks on a square, checkers, "is the king in check".
 //!
 //! The trick of this lab: a piece on `a` attacks `b` exactly when the same

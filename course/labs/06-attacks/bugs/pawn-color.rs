@@ -1,5 +1,5 @@
 //! bug: pawn attackers looked up with the attacker's own color: a white pawn is taken to attack downwards
-//! expect: TODO
+//! expect: attackers_to(board, a1, white) is wrong: extra b2
 //! Lab 6: attacks on a square, checkers, "is the king in check".
 //!
 //! The trick of this lab: a piece on `a` attacks `b` exactly when the same

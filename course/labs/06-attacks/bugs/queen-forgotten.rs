@@ -1,5 +1,5 @@
 //! bug: queens are left out of the slider attackers
-//! expect: TODO
+//! expect: attackers_to(board, c1, white) is wrong: missing d1
 //! Lab 6: attacks on a square, checkers, "is the king in check".
 //!
 //! The trick of this lab: a piece on `a` attacks `b` exactly when the same

@@ -1,5 +1,5 @@
 //! bug: checkers looks at the attacks on the other side's king
-//! expect: TODO
+//! expect: checkers(board) (white to move, king on g1) is wrong: missing b6
 //! Lab 6: attacks on a square, checkers, "is the king in check".
 //!
 //! The trick of this lab: a piece on `a` attacks `b` exactly when the same

@@ -1,5 +1,5 @@
 //! bug: the check mask holds only the squares between king and checker, not the checker itself
-//! expect: TODO
+//! expect: check_mask(board) (checkers: b6) is wrong: missing b6
 //! Lab 7: legal moves with the check mask and the pin masks.
 //!
 //! Two bitboards make every non-king move legal without trying it:

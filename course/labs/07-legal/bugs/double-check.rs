@@ -1,5 +1,5 @@
 //! bug: the check mask ignores double check: it is built as for one checker (the first), so other pieces still move
-//! expect: TODO
+//! expect: check_mask(board) (checkers: d3 h3) is wrong: extra d3 h3 d4 d5 d6
 //! Lab 7: legal moves with the check mask and the pin masks.
 //!
 //! Two bitboards make every non-king move legal without trying it:

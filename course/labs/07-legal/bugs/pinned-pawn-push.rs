@@ -1,5 +1,5 @@
 //! bug: a pawn pinned on a diagonal may still push: the push leaves its pin line
-//! expect: TODO
+//! expect: targets(board, e2) (the pawn on e2) is wrong: extra e1
 //! Lab 7: legal moves with the check mask and the pin masks.
 //!
 //! Two bitboards make every non-king move legal without trying it:

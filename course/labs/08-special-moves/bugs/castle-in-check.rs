@@ -1,5 +1,5 @@
 //! bug: castling allowed while the king is in check
-//! expect: TODO
+//! expect: castling_moves(board) is wrong: extra e8c8
 //! Lab 8: the special moves, and the complete legal move generator.
 //!
 //! - Castling: the right must still be there, the squares between king and

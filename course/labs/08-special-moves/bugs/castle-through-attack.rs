@@ -1,5 +1,5 @@
 //! bug: castling tests only the square the king lands on, not the one it crosses
-//! expect: TODO
+//! expect: castling_moves(board) is wrong: extra e1g1
 //! Lab 8: the special moves, and the complete legal move generator.
 //!
 //! - Castling: the right must still be there, the squares between king and

@@ -1,5 +1,5 @@
 //! bug: en passant judged by the pin masks alone: with both pawns gone from the rank, a rook or queen on that rank sees the king
-//! expect: TODO
+//! expect: en_passant_moves(board) is wrong: extra e4d3
 //! Lab 8: the special moves, and the complete legal move generator.
 //!
 //! - Castling: the right must still be there, the squares between king and

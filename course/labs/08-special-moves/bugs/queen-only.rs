@@ -1,5 +1,5 @@
 //! bug: a pawn on the last rank becomes only a queen
-//! expect: TODO
+//! expect: promotion_moves(board) is wrong: missing h2h1b h2h1n h2h1r
 //! Lab 8: the special moves, and the complete legal move generator.
 //!
 //! - Castling: the right must still be there, the squares between king and
