@@ -35,6 +35,23 @@ pub struct LabFiles {
     pub bugs: &'static [(&'static str, &'static str)],
 }
 
+/// A lab's [`LabFiles`] from its folder `course/labs/<dir>/`: `lab_files!("01-bitboards",
+/// ["bug-one.rs", "bug-two.rs"])` includes the README, skeleton, solution, harness, hints and
+/// the named files of `bugs/`. (The course's tests fail if a file in `bugs/` is not named.)
+#[macro_export]
+macro_rules! lab_files {
+    ($dir:literal, [$($bug:literal),* $(,)?]) => {
+        $crate::checker::LabFiles {
+            readme: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/README.md")),
+            skeleton: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/skeleton.rs")),
+            solution: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/solution.rs")),
+            harness: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/harness.rs")),
+            hints: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/hints.md")),
+            bugs: &[$(($bug, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/bugs/", $bug)))),*],
+        }
+    };
+}
+
 /// The outcome of checking one lab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -191,6 +208,9 @@ fn reply_diagnosis(function: &str, args: &[&str], reply: &Reply, student: &Stude
         Reply::NotStarted => Diagnosis::new(format!(
             "{call}: `{function}` is not written yet (it still calls todo!())"
         )),
+        Reply::Panic(message) if message.starts_with("the program stopped") => {
+            Diagnosis::new(format!("{call} crashed: {message}"))
+        }
         Reply::Panic(message) => Diagnosis::new(format!("{call} panicked: {message}")),
         Reply::Hang => Diagnosis::new(format!(
             "{call} did not answer within {:.1} s: an endless loop?",
@@ -228,7 +248,7 @@ fn panic_hint(message: &str) -> Option<&'static str> {
         Some("an addition overflowed: a square index past 63, or a counter too small for its type?")
     } else if message.contains("index out of bounds") {
         Some("an index past the end of an array: a square index that went off the board (below 0 or above 63)?")
-    } else if message.contains("overflowed its stack") {
+    } else if message.contains("overflowed its stack") || message.contains("stack overflow") {
         Some("endless recursion: a function that calls itself needs a case that stops (depth 0).")
     } else {
         None

@@ -31,7 +31,7 @@ pub fn bitboard_diagnosis(call: &str, expected: u64, got: u64, marks: Marks) -> 
     let body = format!(
         "{}{}\nexpected: {}\ngot:      {}\nmissing:  {}\nextra:    {}\n",
         diagram::compare(expected, got, marks),
-        diagram::LEGEND,
+        diagram::legend(expected, got, marks),
         diagram::squares(expected),
         diagram::squares(got),
         diagram::squares(missing),

@@ -12,9 +12,23 @@ pub struct Marks {
     pub occupied: u64,
 }
 
-/// The legend for [`compare`]'s marks.
-pub const LEGEND: &str =
-    "X = in the set, - = missing (expected, not in yours), + = extra (in yours, not expected), @ = the piece, o = another piece";
+/// The legend for [`compare`]'s marks: only the marks the diagram uses.
+pub fn legend(expected: u64, got: u64, marks: Marks) -> String {
+    let mut parts = vec!["X = in the set"];
+    if expected & !got != 0 {
+        parts.push("- = missing (expected, not in yours)");
+    }
+    if got & !expected != 0 {
+        parts.push("+ = extra (in yours, not expected)");
+    }
+    if marks.origin.is_some_and(|sq| (expected | got) >> sq & 1 == 0) {
+        parts.push("@ = the square asked about");
+    }
+    if marks.occupied & !(expected | got) != 0 {
+        parts.push("o = an occupied square");
+    }
+    parts.join(", ")
+}
 
 /// Movegen's drawing of `bits`, with each square's character passed through `cell`.
 fn grid(bits: u64, cell: impl Fn(u8, char) -> char) -> Vec<String> {
@@ -40,6 +54,19 @@ fn grid(bits: u64, cell: impl Fn(u8, char) -> char) -> Vec<String> {
                 .collect()
         })
         .collect()
+}
+
+/// Every square's number on the board, rank 8 on top (for lab texts).
+pub fn square_numbers() -> String {
+    let mut out = String::new();
+    for rank in (0..8u8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        let row: Vec<String> = (0..8u8).map(|file| format!("{:>2}", rank * 8 + file)).collect();
+        out.push_str(&row.join(" "));
+        out.push('\n');
+    }
+    out.push_str("   a  b  c  d  e  f  g  h");
+    out
 }
 
 /// A bitboard as an 8x8 grid, rank 8 on top (for lab texts).

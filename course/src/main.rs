@@ -83,7 +83,7 @@ enum Cmd {
         #[arg(long, default_value = "tournament.pgn")]
         pgn: PathBuf,
     },
-    /// Draw a bitboard (0x...) or a FEN as the lab texts do.
+    /// Draw a bitboard (0x...), a FEN, or `numbers` (the square numbering) as the lab texts do.
     #[command(hide = true)]
     Diagram {
         /// A bitboard in hex, or a FEN.
@@ -210,7 +210,9 @@ fn list(dir: &Path) -> Result<ExitCode, String> {
 }
 
 fn diagram(what: &str) -> Result<ExitCode, String> {
-    if let Some(bits) = course::checker::parse_bitboard(what) {
+    if what == "numbers" {
+        println!("{}", course::diagram::square_numbers());
+    } else if let Some(bits) = course::checker::parse_bitboard(what) {
         println!("{}", course::diagram::bitboard(bits));
     } else if let Some(board) = course::diagram::board(what) {
         println!("{board}");

@@ -10,35 +10,17 @@ use crate::student::{unescape, Student};
 /// Lab 1: bitboards.
 pub struct Lab01;
 
-static FILES: LabFiles = LabFiles {
-    readme: include_str!("../../labs/01-bitboards/README.md"),
-    skeleton: include_str!("../../labs/01-bitboards/skeleton.rs"),
-    solution: include_str!("../../labs/01-bitboards/solution.rs"),
-    harness: include_str!("../../labs/01-bitboards/harness.rs"),
-    hints: include_str!("../../labs/01-bitboards/hints.md"),
-    bugs: &[
-        (
-            "square-swapped.rs",
-            include_str!("../../labs/01-bitboards/bugs/square-swapped.rs"),
-        ),
-        (
-            "bit-32-bit-shift.rs",
-            include_str!("../../labs/01-bitboards/bugs/bit-32-bit-shift.rs"),
-        ),
-        (
-            "clear-toggles.rs",
-            include_str!("../../labs/01-bitboards/bugs/clear-toggles.rs"),
-        ),
-        (
-            "popcount-skips-top-bit.rs",
-            include_str!("../../labs/01-bitboards/bugs/popcount-skips-top-bit.rs"),
-        ),
-        (
-            "draw-upside-down.rs",
-            include_str!("../../labs/01-bitboards/bugs/draw-upside-down.rs"),
-        ),
-    ],
-};
+static FILES: LabFiles = crate::lab_files!(
+    "01-bitboards",
+    [
+        "square-swapped.rs",
+        "bit-32-bit-shift.rs",
+        "clear-toggles.rs",
+        "popcount-skips-top-bit.rs",
+        "draw-upside-down.rs",
+        "lsb-highest-square.rs",
+    ]
+);
 
 const LAB: u8 = 1;
 
@@ -50,6 +32,9 @@ const HINT_FILE_RANK: &str =
 const HINT_TOGGLE: &str =
     "`^` toggles a square: it removes it if present but adds it if absent. To \
      clear, AND with the complement: bb & !bit(sq).";
+const HINT_I32: &str = "the 1 you shift is a 32-bit i32: at bit 31 it becomes negative, and `as u64` \
+     fills the upper half with ones (from bit 32 on, the shift overflows). Shift a 64-bit one: `1u64 << sq`.";
+const HINT_BIT: &str = "bit(sq) is 1 shifted left by sq places: 1u64 << sq.";
 const HINT_SET: &str =
     "adding a square is an OR: bb | bit(sq). (`^` would remove it when it is already in.)";
 const HINT_MASK: &str = "a file is a column: one square on each rank, 8 apart (0x0101010101010101 is \
@@ -139,7 +124,7 @@ fn check_square(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
                     d = d.with_body(format!(
                         "{}{}",
                         diagram::compare(1 << expected, 1 << got, Marks::default()),
-                        diagram::LEGEND
+                        diagram::legend(1 << expected, 1 << got, Marks::default())
                     ));
                 }
                 return Err(fail(d));
@@ -186,7 +171,15 @@ fn check_set_ops(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             got,
             Marks::default(),
         )
-        .map_err(fail)?;
+        .map_err(|d| {
+            // A 32-bit 1 shifted to bit 31 is negative; `as u64` copies its sign bit upwards.
+            let hint = if sq < 32 && got >> 32 == 0xffff_ffff {
+                HINT_I32
+            } else {
+                HINT_BIT
+            };
+            fail(d.with_hint(hint))
+        })?;
         *checked += 1;
     }
     // Each square against an empty board, a full one and a mixed one, then random pairs.
@@ -303,8 +296,9 @@ fn fewer_nonempty(b: &u64) -> Vec<u64> {
 
 fn input_body(b: u64) -> String {
     format!(
-        "the set ({} squares: {}):\n{}",
+        "the set ({} square{}: {}):\n{}",
         b.count_ones(),
+        if b.count_ones() == 1 { "" } else { "s" },
         diagram::squares(b),
         diagram::bitboard(b)
     )

@@ -1,4 +1,17 @@
 //! The registry: every lab, in order.
+//!
+//! Adding a lab `NN`:
+//! 1. its folder `course/labs/NN-slug/` (README.md, skeleton.rs, solution.rs, harness.rs,
+//!    hints.md, bugs/*.rs, each bug starting with `//! bug:` and `//! expect:` lines);
+//! 2. its checker `src/labs/labNN.rs`: a unit struct implementing [`Lab`], its files from
+//!    `crate::lab_files!("NN-slug", ["bug.rs", ...])`, and `check` asking the student
+//!    through [`crate::student::Student::ask`] (a `todo` before any answer becomes
+//!    `Verdict::NotStarted`; a panic or hang becomes a `Fail` naming the query), comparing
+//!    with movegen through [`crate::compare`], and shrinking with
+//!    [`crate::checker::check_cases`];
+//! 3. a `mod labNN;` line and an entry in [`all`] below.
+//!
+//! `course/tests/labs.rs` then checks the new lab's solution, skeleton and bugs by itself.
 
 use crate::checker::Lab;
 

@@ -1,3 +1,5 @@
+//! bug: the 1 is an i32: at h4 (bit 31) it turns negative and `as u64` fills the top half with ones
+//! expect: bit(h4) is wrong: extra a5 b5
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 
 use crate::types::{Bitboard, Square};
@@ -19,7 +21,7 @@ pub fn rank_of(sq: Square) -> u8 {
 
 /// The bitboard holding only `sq`.
 pub fn bit(sq: Square) -> Bitboard {
-    1u64 << sq
+    (1 << sq) as u64
 }
 
 /// `bb` with `sq` added.

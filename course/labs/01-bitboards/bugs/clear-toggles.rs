@@ -1,3 +1,5 @@
+//! bug: clear with ^ adds the square when it was not there
+//! expect: clear(0x0000000000000000, a1) is wrong: extra a1
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 
 use crate::types::{Bitboard, Square};
@@ -29,7 +31,7 @@ pub fn set(bb: Bitboard, sq: Square) -> Bitboard {
 
 /// `bb` with `sq` removed.
 pub fn clear(bb: Bitboard, sq: Square) -> Bitboard {
-    bb & !bit(sq)
+    bb ^ bit(sq)
 }
 
 /// Whether `sq` is in `bb`.

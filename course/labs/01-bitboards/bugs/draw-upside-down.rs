@@ -1,3 +1,5 @@
+//! bug: draw starts with rank 1, so the picture is upside down
+//! expect: your drawing is upside down
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 
 use crate::types::{Bitboard, Square};
@@ -84,7 +86,7 @@ pub fn squares(bb: Bitboard) -> Vec<Square> {
 /// for one that isn't; each line ends with a newline.
 pub fn draw(bb: Bitboard) -> String {
     let mut out = String::new();
-    for rank in (0..8).rev() {
+    for rank in 0..8 {
         for file in 0..8 {
             out.push(if contains(bb, square(file, rank)) { 'X' } else { '.' });
         }

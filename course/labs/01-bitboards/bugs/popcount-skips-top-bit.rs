@@ -1,3 +1,5 @@
+//! bug: the popcount loop runs over bits 0..63 and never looks at bit 63 (h8)
+//! expect: popcount(0x8000000000000000) returned 0, expected 1
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 
 use crate::types::{Bitboard, Square};
@@ -49,11 +51,11 @@ pub fn rank_mask(rank: u8) -> Bitboard {
 
 /// How many squares `bb` holds, by clearing the lowest one until none is left.
 pub fn popcount(bb: Bitboard) -> u32 {
-    let mut rest = bb;
     let mut count = 0;
-    while rest != 0 {
-        rest &= rest - 1;
-        count += 1;
+    for i in 0..63 {
+        if bb >> i & 1 == 1 {
+            count += 1;
+        }
     }
     count
 }

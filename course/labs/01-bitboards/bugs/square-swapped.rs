@@ -1,10 +1,12 @@
+//! bug: file and rank swapped: file * 8 + rank
+//! expect: returned 8 (a2), expected 1 (b1)
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 
 use crate::types::{Bitboard, Square};
 
 /// The square on `file` (0 = a ... 7 = h) and `rank` (0 = rank 1 ... 7 = rank 8).
 pub fn square(file: u8, rank: u8) -> Square {
-    rank * 8 + file
+    file * 8 + rank
 }
 
 /// The file of a square: 0 for the a-file ... 7 for the h-file.
