@@ -354,7 +354,10 @@ fn check_magics(s: &mut Student, slider: Slider, checked: &mut usize) -> Result<
                         Diagnosis::new(format!(
                             "{function}({name}): magic {magic:#018x} sends two occupancies with different attacks to slot {slot}"
                         ))
-                        .with_body(format!("{body}{}", diagram::LEGEND))
+                        .with_body(format!(
+                            "{body}{}",
+                            diagram::legend(attacks, attacks, Marks { origin: Some(sq), occupied: occ | other })
+                        ))
                         .with_hint(HINT_COLLISION),
                     ));
                 }
