@@ -17,19 +17,15 @@ use crate::student::Student;
 /// Lab 5: magic bitboards.
 pub struct Lab05;
 
-static FILES: LabFiles = LabFiles {
-    readme: include_str!("../../labs/05-magics/README.md"),
-    skeleton: include_str!("../../labs/05-magics/skeleton.rs"),
-    solution: include_str!("../../labs/05-magics/solution.rs"),
-    harness: include_str!("../../labs/05-magics/harness.rs"),
-    hints: include_str!("../../labs/05-magics/hints.md"),
-    bugs: &[
-        ("rook-mask-edges.rs", include_str!("../../labs/05-magics/bugs/rook-mask-edges.rs")),
-        ("subset-and.rs", include_str!("../../labs/05-magics/bugs/subset-and.rs")),
-        ("corner-shift.rs", include_str!("../../labs/05-magics/bugs/corner-shift.rs")),
-        ("fill-off-by-one.rs", include_str!("../../labs/05-magics/bugs/fill-off-by-one.rs")),
-    ],
-};
+static FILES: LabFiles = crate::lab_files!(
+    "05-magics",
+    [
+        "rook-mask-edges.rs",
+        "subset-and.rs",
+        "corner-shift.rs",
+        "fill-off-by-one.rs"
+    ]
+);
 
 const LAB: u8 = 5;
 
@@ -46,12 +42,15 @@ const HINT_MASK: &str = "the mask is the piece's rays on an empty board without 
      of each ray and without the piece's own square.";
 const HINT_SUBSET: &str = "bit i of the index belongs to the i-th lowest square OF THE MASK, not to \
      square i: walk the mask's squares lowest first (lsb loop) and keep the ones whose index bit is set.";
-const HINT_INDEX: &str = "the index is ((occupied & mask) * magic) >> shift, with a wrapping multiply \
+const HINT_INDEX: &str =
+    "the index is ((occupied & mask) * magic) >> shift, with a wrapping multiply \
      (u64::wrapping_mul): mask first, then multiply, then shift.";
-const HINT_SHIFT: &str = "the shift is 64 minus the number of squares in THIS square's mask: 12 bits \
+const HINT_SHIFT: &str =
+    "the shift is 64 minus the number of squares in THIS square's mask: 12 bits \
      for a rook in a corner, 11 on the other edge squares, 10 inside; bishops 5 to 9. Look it up \
      from the square's own entry, never from a formula written twice.";
-const HINT_COLLISION: &str = "a magic is good only if two occupancies with different attacks never \
+const HINT_COLLISION: &str =
+    "a magic is good only if two occupancies with different attacks never \
      share an index; check every subset of the mask before accepting a candidate, and start each \
      try with an empty table.";
 const HINT_TABLE_FILL: &str = "every subset of the mask needs its table entry: loop over all \
@@ -175,19 +174,24 @@ fn check_masks(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             let name = diagram::square_name(sq);
             let got = s.ask_bitboard(LAB, &function, &[&name])?;
             let expected = slider.mask(sq);
-            let marks = Marks { origin: Some(sq), occupied: 0 };
-            compare_bitboard(&format!("{function}({name})"), expected, got, marks).map_err(|d| {
-                let rim = 0xff81_8181_8181_81ffu64;
-                let missing = expected & !got;
-                let hint = if missing & rim != 0 {
-                    HINT_RIM
-                } else if got & !expected & (rim | attacks_rim(slider, sq)) != 0 {
-                    HINT_MASK_EDGE
-                } else {
-                    HINT_MASK
-                };
-                fail(d.with_hint(hint))
-            })?;
+            let marks = Marks {
+                origin: Some(sq),
+                occupied: 0,
+            };
+            compare_bitboard(&format!("{function}({name})"), expected, got, marks).map_err(
+                |d| {
+                    let rim = 0xff81_8181_8181_81ffu64;
+                    let missing = expected & !got;
+                    let hint = if missing & rim != 0 {
+                        HINT_RIM
+                    } else if got & !expected & (rim | attacks_rim(slider, sq)) != 0 {
+                        HINT_MASK_EDGE
+                    } else {
+                        HINT_MASK
+                    };
+                    fail(d.with_hint(hint))
+                },
+            )?;
             *checked += 1;
         }
     }
@@ -202,7 +206,13 @@ fn attacks_rim(slider: Slider, sq: u8) -> u64 {
 fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     // Simple masks first, so the first failure is a small one.
     let mut cases: Vec<(u64, u64)> = Vec::new();
-    for mask in [0b1010u64, 0x0000_0000_0000_1c00, rook_mask(27), bishop_mask(0), rook_mask(63)] {
+    for mask in [
+        0b1010u64,
+        0x0000_0000_0000_1c00,
+        rook_mask(27),
+        bishop_mask(0),
+        rook_mask(63),
+    ] {
         let bits = mask.count_ones();
         let last = (1u64 << bits) - 1;
         for index in [0, 1, 2, 3, last / 2, last] {
@@ -214,12 +224,24 @@ fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         let got = s.ask_bitboard(LAB, "subset", &[&index.to_string(), &bb_arg(mask)])?;
         let expected = subset(index, mask);
         let call = format!("subset({index} = 0b{index:b}, mask {})", bb_arg(mask));
-        compare_bitboard(&call, expected, got, Marks { origin: None, occupied: mask })
-            .map_err(|d| {
-                let body = format!("the mask's squares, lowest first: {}\n\n{}", diagram::squares(mask), d.body);
-                let d = d.with_body(body);
-                fail(d.with_hint(HINT_SUBSET))
-            })?;
+        compare_bitboard(
+            &call,
+            expected,
+            got,
+            Marks {
+                origin: None,
+                occupied: mask,
+            },
+        )
+        .map_err(|d| {
+            let body = format!(
+                "the mask's squares, lowest first: {}\n\n{}",
+                diagram::squares(mask),
+                d.body
+            );
+            let d = d.with_body(body);
+            fail(d.with_hint(HINT_SUBSET))
+        })?;
         *checked += 1;
     }
     Ok(())
@@ -230,7 +252,12 @@ fn check_magic_index(s: &mut Student, checked: &mut usize) -> Result<(), Verdict
     for _ in 0..16 {
         let (occ, mask, magic) = (rng.medium(), rng.medium(), rng.next_u64());
         let shift = 52 + rng.below(12) as u32;
-        let args = [bb_arg(occ), bb_arg(mask), magic.to_string(), shift.to_string()];
+        let args = [
+            bb_arg(occ),
+            bb_arg(mask),
+            magic.to_string(),
+            shift.to_string(),
+        ];
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let answer = s.ask(LAB, "magic_index", &argv)?;
         let expected = ((occ & mask).wrapping_mul(magic) >> shift) as usize;
@@ -253,7 +280,11 @@ fn occupancies() -> Vec<u64> {
     let mut rng = Rng::new(0x05_0cc);
     let mut out = vec![0, !0];
     for i in 0..10 {
-        out.push(if i % 2 == 0 { rng.sparse() } else { rng.medium() });
+        out.push(if i % 2 == 0 {
+            rng.sparse()
+        } else {
+            rng.medium()
+        });
     }
     out
 }
@@ -266,8 +297,9 @@ fn check_attacks(
     checked: &mut usize,
 ) -> Result<(), Verdict> {
     let function = format!("{prefix}{}_attacks", slider.name());
-    let inputs: Vec<(u8, u64)> =
-        (0..64u8).flat_map(|sq| occupancies.iter().map(move |&o| (sq, o & !(1u64 << sq)))).collect();
+    let inputs: Vec<(u8, u64)> = (0..64u8)
+        .flat_map(|sq| occupancies.iter().map(move |&o| (sq, o & !(1u64 << sq))))
+        .collect();
     check_cases(
         s,
         inputs,
@@ -276,7 +308,10 @@ fn check_attacks(
             let name = diagram::square_name(sq);
             let got = s.ask_bitboard(LAB, &function, &[&name, &bb_arg(occ)])?;
             let expected = slider.attacks(sq, occ);
-            let marks = Marks { origin: Some(sq), occupied: occ };
+            let marks = Marks {
+                origin: Some(sq),
+                occupied: occ,
+            };
             let call = format!("{function}({name}, blockers {})", diagram::squares(occ));
             compare_bitboard(&call, expected, got, marks).map_err(|d| {
                 let hint = match (slider, prefix) {
@@ -300,7 +335,12 @@ fn ask_magic(s: &mut Student, slider: Slider, sq: u8) -> Result<(u64, u64, u32, 
     let fields: Vec<&str> = answer.split_whitespace().collect();
     let parsed = match fields.as_slice() {
         [mask, magic, shift, offset] => crate::checker::parse_bitboard(mask).and_then(|mask| {
-            Some((mask, magic.parse().ok()?, shift.parse().ok()?, offset.parse().ok()?))
+            Some((
+                mask,
+                magic.parse().ok()?,
+                shift.parse().ok()?,
+                offset.parse().ok()?,
+            ))
         }),
         _ => None,
     };
@@ -321,7 +361,10 @@ fn check_magics(s: &mut Student, slider: Slider, checked: &mut usize) -> Result<
             &format!("{function}({name}).mask"),
             expected_mask,
             mask,
-            Marks { origin: Some(sq), occupied: 0 },
+            Marks {
+                origin: Some(sq),
+                occupied: 0,
+            },
         )
         .map_err(|d| fail(d.with_hint(HINT_MASK)))?;
         let bits = mask.count_ones();
@@ -346,9 +389,21 @@ fn check_magics(s: &mut Student, slider: Slider, checked: &mut usize) -> Result<
                 Some((other, other_attacks)) if other_attacks != attacks => {
                     let body = diagram::side_by_side(
                         &format!("blockers {}", diagram::squares(other)),
-                        &diagram::bitboard_marked(other_attacks, Marks { origin: Some(sq), occupied: other }),
+                        &diagram::bitboard_marked(
+                            other_attacks,
+                            Marks {
+                                origin: Some(sq),
+                                occupied: other,
+                            },
+                        ),
                         &format!("blockers {}", diagram::squares(occ)),
-                        &diagram::bitboard_marked(attacks, Marks { origin: Some(sq), occupied: occ }),
+                        &diagram::bitboard_marked(
+                            attacks,
+                            Marks {
+                                origin: Some(sq),
+                                occupied: occ,
+                            },
+                        ),
                     );
                     return Err(fail(
                         Diagnosis::new(format!(

@@ -12,19 +12,15 @@ use crate::student::Student;
 /// Lab 6: attacks on a square.
 pub struct Lab06;
 
-static FILES: LabFiles = LabFiles {
-    readme: include_str!("../../labs/06-attacks/README.md"),
-    skeleton: include_str!("../../labs/06-attacks/skeleton.rs"),
-    solution: include_str!("../../labs/06-attacks/solution.rs"),
-    harness: include_str!("../../labs/06-attacks/harness.rs"),
-    hints: include_str!("../../labs/06-attacks/hints.md"),
-    bugs: &[
-        ("pawn-color.rs", include_str!("../../labs/06-attacks/bugs/pawn-color.rs")),
-        ("queen-forgotten.rs", include_str!("../../labs/06-attacks/bugs/queen-forgotten.rs")),
-        ("own-pieces-block.rs", include_str!("../../labs/06-attacks/bugs/own-pieces-block.rs")),
-        ("wrong-king.rs", include_str!("../../labs/06-attacks/bugs/wrong-king.rs")),
-    ],
-};
+static FILES: LabFiles = crate::lab_files!(
+    "06-attacks",
+    [
+        "pawn-color.rs",
+        "queen-forgotten.rs",
+        "own-pieces-block.rs",
+        "wrong-king.rs"
+    ]
+);
 
 const LAB: u8 = 6;
 
@@ -36,9 +32,11 @@ const HINT_BLOCKERS: &str = "every piece on the board blocks a slider, whatever 
      the sliders up with the whole occupancy (or the one you were given in attackers_to_with).";
 const HINT_LEAPERS: &str = "put each kind of piece on the target square and intersect where it \
      would attack with the enemy pieces of that kind: knights with knight_attacks, kings with king_attacks.";
-const HINT_OCCUPANCY: &str = "attackers_to_with must use the occupancy it is given, not the board's \
+const HINT_OCCUPANCY: &str =
+    "attackers_to_with must use the occupancy it is given, not the board's \
      (lab 7 calls it with the king taken off the board).";
-const HINT_WHICH_KING: &str = "checkers are the ENEMY pieces attacking the king of the SIDE TO MOVE \
+const HINT_WHICH_KING: &str =
+    "checkers are the ENEMY pieces attacking the king of the SIDE TO MOVE \
      (board.side); the other king cannot be in check when it is our move.";
 
 impl Lab for Lab06 {
@@ -93,9 +91,9 @@ fn attackers_hint(pos: &Position, sq: u8, occupied: u64, expected: u64, got: u64
         Some(Piece::Bishop | Piece::Rook | Piece::Queen) => {
             // An extra slider that a piece hides: the occupancy was not the board's.
             let hidden = got & !expected;
-            let any_hidden = Bitboard(hidden).iter().any(|from| {
-                movegen::attacks::between(from, square(sq)).0 & occupied != 0
-            });
+            let any_hidden = Bitboard(hidden)
+                .iter()
+                .any(|from| movegen::attacks::between(from, square(sq)).0 & occupied != 0);
             if any_hidden {
                 HINT_BLOCKERS
             } else {
@@ -119,7 +117,10 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         }
     }
     let simpler = |(fen, sq, by): &(String, u8, Color)| -> Vec<(String, u8, Color)> {
-        positions::simpler(fen).into_iter().map(|f| (f, *sq, *by)).collect()
+        positions::simpler(fen)
+            .into_iter()
+            .map(|f| (f, *sq, *by))
+            .collect()
     };
     check_cases(
         s,
@@ -128,16 +129,28 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         |s, (fen, sq, by)| {
             let pos = pos_of(fen);
             let name = diagram::square_name(*sq);
-            let got = s.ask_bitboard(LAB, "attackers_to", &[&fen_to_arg(fen), &name, color_arg(*by)])?;
+            let got = s.ask_bitboard(
+                LAB,
+                "attackers_to",
+                &[&fen_to_arg(fen), &name, color_arg(*by)],
+            )?;
             let occupied = pos.occupied().0;
             let expected = (pos.attackers_to(square(*sq), pos.occupied()) & pos.colored(*by)).0;
             if got == expected {
                 return Ok(());
             }
             let call = format!("attackers_to(board, {name}, {})", color_name(*by));
-            let d = bitboard_diagnosis(&call, expected, got, Marks { origin: Some(*sq), occupied })
-                .with_fen(fen.clone())
-                .with_hint(attackers_hint(&pos, *sq, occupied, expected, got));
+            let d = bitboard_diagnosis(
+                &call,
+                expected,
+                got,
+                Marks {
+                    origin: Some(*sq),
+                    occupied,
+                },
+            )
+            .with_fen(fen.clone())
+            .with_hint(attackers_hint(&pos, *sq, occupied, expected, got));
             Err(fail(d))
         },
         &mut checked,
@@ -150,7 +163,11 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         let pieces: Vec<u8> = pos.occupied().iter().map(|s| s.index() as u8).collect();
         let lifted = pieces[rng.below(pieces.len() as u64) as usize];
         for _ in 0..8 {
-            let by = if rng.below(2) == 0 { Color::White } else { Color::Black };
+            let by = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             inputs.push((fen.clone(), rng.square(), by, lifted));
         }
     }
@@ -158,7 +175,12 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         let pos = pos_of(&fen);
         let occupied = pos.occupied().0 & !(1u64 << lifted);
         let name = diagram::square_name(sq);
-        let args = [fen_to_arg(&fen), name.clone(), color_arg(by).to_string(), bb_arg(occupied)];
+        let args = [
+            fen_to_arg(&fen),
+            name.clone(),
+            color_arg(by).to_string(),
+            bb_arg(occupied),
+        ];
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let got = s.ask_bitboard(LAB, "attackers_to_with", &argv)?;
         let expected = (pos.attackers_to(square(sq), Bitboard(occupied)) & pos.colored(by)).0;
@@ -168,9 +190,17 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
                 color_name(by),
                 diagram::square_name(lifted)
             );
-            let d = bitboard_diagnosis(&call, expected, got, Marks { origin: Some(sq), occupied })
-                .with_fen(fen.clone())
-                .with_hint(HINT_OCCUPANCY);
+            let d = bitboard_diagnosis(
+                &call,
+                expected,
+                got,
+                Marks {
+                    origin: Some(sq),
+                    occupied,
+                },
+            )
+            .with_fen(fen.clone())
+            .with_hint(HINT_OCCUPANCY);
             return Err(fail(d));
         }
         checked += 1;
@@ -192,10 +222,22 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
             // attackers_to passed on every square, so a wrong answer here picks the wrong king
             // or the wrong side.
             let hint = HINT_WHICH_KING;
-            let call = format!("checkers(board) ({} to move, king on {})", color_name(pos.side_to_move()), diagram::square_name(king));
-            let d = bitboard_diagnosis(&call, expected, got, Marks { origin: Some(king), occupied: pos.occupied().0 })
-                .with_fen(fen.clone())
-                .with_hint(hint);
+            let call = format!(
+                "checkers(board) ({} to move, king on {})",
+                color_name(pos.side_to_move()),
+                diagram::square_name(king)
+            );
+            let d = bitboard_diagnosis(
+                &call,
+                expected,
+                got,
+                Marks {
+                    origin: Some(king),
+                    occupied: pos.occupied().0,
+                },
+            )
+            .with_fen(fen.clone())
+            .with_hint(hint);
             Err(fail(d))
         },
         &mut checked,

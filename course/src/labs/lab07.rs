@@ -14,19 +14,15 @@ use crate::student::Student;
 /// Lab 7: the check mask and the pin masks.
 pub struct Lab07;
 
-static FILES: LabFiles = LabFiles {
-    readme: include_str!("../../labs/07-legal/README.md"),
-    skeleton: include_str!("../../labs/07-legal/skeleton.rs"),
-    solution: include_str!("../../labs/07-legal/solution.rs"),
-    harness: include_str!("../../labs/07-legal/harness.rs"),
-    hints: include_str!("../../labs/07-legal/hints.md"),
-    bugs: &[
-        ("pinned-pawn-push.rs", include_str!("../../labs/07-legal/bugs/pinned-pawn-push.rs")),
-        ("king-xray.rs", include_str!("../../labs/07-legal/bugs/king-xray.rs")),
-        ("checker-not-capturable.rs", include_str!("../../labs/07-legal/bugs/checker-not-capturable.rs")),
-        ("double-check.rs", include_str!("../../labs/07-legal/bugs/double-check.rs")),
-    ],
-};
+static FILES: LabFiles = crate::lab_files!(
+    "07-legal",
+    [
+        "pinned-pawn-push.rs",
+        "king-xray.rs",
+        "checker-not-capturable.rs",
+        "double-check.rs"
+    ]
+);
 
 const LAB: u8 = 7;
 
@@ -43,7 +39,8 @@ const HINT_PIN_MASK: &str = "a pin is a ray from the king through exactly ONE of
      enemy slider of the right kind (rook/queen on a rank or file, bishop/queen on a diagonal); \
      the mask holds the squares between and the pinner. Look from the king with only the enemy \
      pieces as blockers, then count our pieces between.";
-const HINT_XRAY: &str = "the king may not step back along the checking ray: that square is attacked \
+const HINT_XRAY: &str =
+    "the king may not step back along the checking ray: that square is attacked \
      too, only hidden behind the king itself. Test the king's squares with the king taken off the \
      board (attackers_to_with and occupied without the king).";
 const HINT_KING: &str = "the king may go to a neighbouring square that holds no piece of ours and \
@@ -53,7 +50,8 @@ const HINT_PIN: &str = "a pinned piece may only move along its pin line (AND its
      all, a pinned knight never moves.";
 const HINT_CHECK_MASK: &str = "in check, every move but the king's must land on the check mask \
      (block the check or capture the checker): AND the targets with it.";
-const HINT_TARGETS: &str = "a piece's targets are its attacks (pawns: pushes and captures) without \
+const HINT_TARGETS: &str =
+    "a piece's targets are its attacks (pawns: pushes and captures) without \
      our own pieces, ANDed with the check mask and, if pinned, with its pin mask.";
 
 impl Lab for Lab07 {
@@ -100,7 +98,9 @@ pub(crate) fn pin_masks(pos: &Position) -> (u64, u64) {
 fn targets(pos: &Position, from: Square) -> u64 {
     pos.legal_moves()
         .iter()
-        .filter(|m| m.from() == from && matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion(_)))
+        .filter(|m| {
+            m.from() == from && matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion(_))
+        })
         .fold(0, |set, m| set | 1u64 << m.to().index())
 }
 
@@ -114,7 +114,10 @@ fn targets_hint(pos: &Position, from: Square, expected: u64, got: u64) -> &'stat
     if from == king {
         // An extra square on the line through a slider checker and the king, behind the king.
         let behind = checkers.iter().any(|c| {
-            let slider = matches!(pos.piece_on(c), Some(Piece::Rook | Piece::Bishop | Piece::Queen));
+            let slider = matches!(
+                pos.piece_on(c),
+                Some(Piece::Rook | Piece::Bishop | Piece::Queen)
+            );
             slider && line(c, king).0 & extra & !between(c, king).0 != 0
         });
         return if behind { HINT_XRAY } else { HINT_KING };
@@ -164,10 +167,21 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
                 _ => HINT_DOUBLE,
             };
             let king = pos.king(pos.side_to_move()).index() as u8;
-            let call = format!("check_mask(board) (checkers: {})", diagram::squares(checkers.0));
-            let d = bitboard_diagnosis(&call, expected, got, Marks { origin: Some(king), occupied: pos.occupied().0 })
-                .with_fen(fen.clone())
-                .with_hint(hint);
+            let call = format!(
+                "check_mask(board) (checkers: {})",
+                diagram::squares(checkers.0)
+            );
+            let d = bitboard_diagnosis(
+                &call,
+                expected,
+                got,
+                Marks {
+                    origin: Some(king),
+                    occupied: pos.occupied().0,
+                },
+            )
+            .with_fen(fen.clone())
+            .with_hint(hint);
             Err(fail(d))
         },
         &mut checked,
@@ -180,7 +194,10 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         |s, fen| {
             let pos = pos_of(fen);
             let answer = s.ask(LAB, "pin_masks", &[&fen_to_arg(fen)])?;
-            let parts: Vec<u64> = answer.split_whitespace().filter_map(crate::checker::parse_bitboard).collect();
+            let parts: Vec<u64> = answer
+                .split_whitespace()
+                .filter_map(crate::checker::parse_bitboard)
+                .collect();
             let [straight, diagonal] = parts[..] else {
                 return Err(fail(Diagnosis::new(format!(
                     "pin_masks(board) answered `{answer}`, not two bitboards"
@@ -188,11 +205,19 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
             };
             let (e_straight, e_diagonal) = pin_masks(&pos);
             let king = pos.king(pos.side_to_move()).index() as u8;
-            let marks = Marks { origin: Some(king), occupied: pos.occupied().0 };
-            for (what, expected, got) in [("straight (rank and file)", e_straight, straight), ("diagonal", e_diagonal, diagonal)] {
+            let marks = Marks {
+                origin: Some(king),
+                occupied: pos.occupied().0,
+            };
+            for (what, expected, got) in [
+                ("straight (rank and file)", e_straight, straight),
+                ("diagonal", e_diagonal, diagonal),
+            ] {
                 if expected != got {
                     let call = format!("pin_masks(board), the {what} mask");
-                    let d = bitboard_diagnosis(&call, expected, got, marks).with_fen(fen.clone()).with_hint(HINT_PIN_MASK);
+                    let d = bitboard_diagnosis(&call, expected, got, marks)
+                        .with_fen(fen.clone())
+                        .with_hint(HINT_PIN_MASK);
                     return Err(fail(d));
                 }
             }
@@ -214,7 +239,10 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
                 return Ok(());
             }
             let call = format!("king_targets(board) (king on {})", king);
-            let marks = Marks { origin: Some(king.index() as u8), occupied: pos.occupied().0 };
+            let marks = Marks {
+                origin: Some(king.index() as u8),
+                occupied: pos.occupied().0,
+            };
             let d = bitboard_diagnosis(&call, expected, got, marks)
                 .with_fen(fen.clone())
                 .with_hint(targets_hint(&pos, king, expected, got));
@@ -228,7 +256,9 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         .flat_map(|fen| {
             let pos = pos_of(fen);
             let ours = pos.colored(pos.side_to_move());
-            ours.iter().map(|sq| (fen.clone(), sq.index() as u8)).collect::<Vec<_>>()
+            ours.iter()
+                .map(|sq| (fen.clone(), sq.index() as u8))
+                .collect::<Vec<_>>()
         })
         .collect();
     let simpler_piece = |(fen, sq): &(String, u8)| -> Vec<(String, u8)> {
@@ -250,9 +280,14 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
             if got == expected {
                 return Ok(());
             }
-            let piece = pos.piece_on(from).map_or("piece".to_string(), |p| format!("{p:?}").to_lowercase());
+            let piece = pos
+                .piece_on(from)
+                .map_or("piece".to_string(), |p| format!("{p:?}").to_lowercase());
             let call = format!("targets(board, {from}) (the {piece} on {from})");
-            let marks = Marks { origin: Some(*sq), occupied: pos.occupied().0 };
+            let marks = Marks {
+                origin: Some(*sq),
+                occupied: pos.occupied().0,
+            };
             let d = bitboard_diagnosis(&call, expected, got, marks)
                 .with_fen(fen.clone())
                 .with_hint(targets_hint(&pos, from, expected, got));
@@ -290,8 +325,12 @@ fn check_between(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             let got = s.ask_bitboard(LAB, "between", &[&na, &nb])?;
             let expected = between(square(a), square(b)).0;
             if got != expected {
-                let marks = Marks { origin: Some(a), occupied: 1u64 << b };
-                let d = bitboard_diagnosis(&format!("between({na}, {nb})"), expected, got, marks).with_hint(HINT_BETWEEN);
+                let marks = Marks {
+                    origin: Some(a),
+                    occupied: 1u64 << b,
+                };
+                let d = bitboard_diagnosis(&format!("between({na}, {nb})"), expected, got, marks)
+                    .with_hint(HINT_BETWEEN);
                 return Err(fail(d));
             }
             *checked += 1;

@@ -11,33 +11,34 @@ use crate::student::Student;
 /// Lab 8: castling, en passant and promotions.
 pub struct Lab08;
 
-static FILES: LabFiles = LabFiles {
-    readme: include_str!("../../labs/08-special-moves/README.md"),
-    skeleton: include_str!("../../labs/08-special-moves/skeleton.rs"),
-    solution: include_str!("../../labs/08-special-moves/solution.rs"),
-    harness: include_str!("../../labs/08-special-moves/harness.rs"),
-    hints: include_str!("../../labs/08-special-moves/hints.md"),
-    bugs: &[
-        ("castle-through-attack.rs", include_str!("../../labs/08-special-moves/bugs/castle-through-attack.rs")),
-        ("castle-in-check.rs", include_str!("../../labs/08-special-moves/bugs/castle-in-check.rs")),
-        ("ep-rank-pin.rs", include_str!("../../labs/08-special-moves/bugs/ep-rank-pin.rs")),
-        ("queen-only.rs", include_str!("../../labs/08-special-moves/bugs/queen-only.rs")),
-    ],
-};
+static FILES: LabFiles = crate::lab_files!(
+    "08-special-moves",
+    [
+        "castle-through-attack.rs",
+        "castle-in-check.rs",
+        "ep-rank-pin.rs",
+        "queen-only.rs"
+    ]
+);
 
 const LAB: u8 = 8;
 
-const HINT_CASTLE_CHECK: &str = "no castling out of check: when the king is in check, castling_moves is empty.";
-const HINT_CASTLE_CROSS: &str = "the king may not pass over an attacked square either: e1g1 needs f1 \
+const HINT_CASTLE_CHECK: &str =
+    "no castling out of check: when the king is in check, castling_moves is empty.";
+const HINT_CASTLE_CROSS: &str =
+    "the king may not pass over an attacked square either: e1g1 needs f1 \
      and g1 safe, e1c1 needs d1 and c1 safe (the same on rank 8).";
-const HINT_CASTLE_PATH: &str = "every square between king and rook must be empty: f1 and g1 on the \
+const HINT_CASTLE_PATH: &str =
+    "every square between king and rook must be empty: f1 and g1 on the \
      king side, b1, c1 and d1 on the queen side.";
-const HINT_CASTLE_B1: &str = "only the king's squares must be safe; b1 (b8) must be empty but may be \
+const HINT_CASTLE_B1: &str =
+    "only the king's squares must be safe; b1 (b8) must be empty but may be \
      attacked, since only the rook crosses it.";
 const HINT_CASTLE_RIGHTS: &str = "castling needs its right (1 = white king side, 2 = white queen \
      side, 4 = black king side, 8 = black queen side), the king and rook on their squares, an \
      empty path and safe king squares; write it as the king's two-square step (e1g1).";
-const HINT_EP_RANK: &str = "en passant takes two pawns off one rank at once: with both gone, a rook \
+const HINT_EP_RANK: &str =
+    "en passant takes two pawns off one rank at once: with both gone, a rook \
      or queen on that rank may see the king, a pin the pin masks cannot show. Play the capture \
      on a copy of the board and ask whether the king is attacked.";
 const HINT_EP: &str = "an en passant capture moves our pawn to the en passant square and removes \
@@ -89,7 +90,9 @@ fn castling_hint(pos: &Position, missing: &[String], extra: &[String]) -> &'stat
     let them = !pos.side_to_move();
     let attacked = |s: Square| pos.is_attacked(s, them, pos.occupied());
     for mv in extra {
-        let (Some(from), Some(to)) = (sq(&mv[0..2]), sq(&mv[2..4])) else { continue };
+        let (Some(from), Some(to)) = (sq(&mv[0..2]), sq(&mv[2..4])) else {
+            continue;
+        };
         let crossed = square(((from.index() + to.index()) / 2) as u8);
         if attacked(crossed) || attacked(to) {
             return HINT_CASTLE_CROSS;
@@ -112,7 +115,8 @@ fn en_passant_hint(pos: &Position, extra: &[String]) -> &'static str {
     let us = pos.side_to_move();
     let king = pos.king(us);
     let rank = if us == Color::White { 4 } else { 3 };
-    let enemy_rank_sliders = (pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen)) & pos.colored(!us);
+    let enemy_rank_sliders =
+        (pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen)) & pos.colored(!us);
     let rank_bb = Bitboard(0xffu64 << (rank * 8));
     if !extra.is_empty() && king.index() / 8 == rank && (enemy_rank_sliders & rank_bb).nonempty() {
         HINT_EP_RANK
@@ -130,8 +134,16 @@ fn promotion_hint(missing: &[String], extra: &[String]) -> &'static str {
 }
 
 fn differences(expected: &[String], got: &[String]) -> (Vec<String>, Vec<String>) {
-    let missing = expected.iter().filter(|m| !got.contains(m)).cloned().collect();
-    let extra = got.iter().filter(|m| !expected.contains(m)).cloned().collect();
+    let missing = expected
+        .iter()
+        .filter(|m| !got.contains(m))
+        .cloned()
+        .collect();
+    let extra = got
+        .iter()
+        .filter(|m| !expected.contains(m))
+        .cloned()
+        .collect();
     (missing, extra)
 }
 
@@ -168,7 +180,14 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     let en_passant = positions::en_passant(0x08_e9, 60);
     let promotions = positions::promotions(0x08_9a0, 40);
     let mut mixed = positions::mixed(0x08_a11, 24, 24);
-    check_list(s, "castling_moves", &castling, |k| k == MoveKind::Castle, castling_hint, &mut checked)?;
+    check_list(
+        s,
+        "castling_moves",
+        &castling,
+        |k| k == MoveKind::Castle,
+        castling_hint,
+        &mut checked,
+    )?;
     check_list(
         s,
         "en_passant_moves",
@@ -188,6 +207,13 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     mixed.extend(castling.into_iter().step_by(3));
     mixed.extend(en_passant.into_iter().step_by(3));
     mixed.extend(promotions.into_iter().step_by(3));
-    check_list(s, "legal_moves", &mixed, |_| true, |_, _, _| HINT_ALL, &mut checked)?;
+    check_list(
+        s,
+        "legal_moves",
+        &mixed,
+        |_| true,
+        |_, _, _| HINT_ALL,
+        &mut checked,
+    )?;
     Ok(checked)
 }

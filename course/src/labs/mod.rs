@@ -24,7 +24,13 @@ pub(crate) mod positions;
 
 /// Every lab of the course, in order.
 pub fn all() -> Vec<&'static dyn Lab> {
-    vec![&lab01::Lab01, &lab05::Lab05, &lab06::Lab06, &lab07::Lab07, &lab08::Lab08]
+    vec![
+        &lab01::Lab01,
+        &lab05::Lab05,
+        &lab06::Lab06,
+        &lab07::Lab07,
+        &lab08::Lab08,
+    ]
 }
 
 /// The lab with this number, if the course has it.

@@ -18,7 +18,12 @@ pub fn uci(mv: Move) -> String {
 
 /// The legal moves of `pos` for which `keep` holds, in UCI notation.
 pub fn oracle_moves(pos: &Position, keep: impl Fn(Move) -> bool) -> Vec<String> {
-    pos.legal_moves().iter().copied().filter(|&m| keep(m)).map(uci).collect()
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .filter(|&m| keep(m))
+        .map(uci)
+        .collect()
 }
 
 /// Whether a move is castling, en passant or a promotion (lab 8's special moves).
@@ -73,7 +78,14 @@ pub fn castling(seed: u64, count: usize) -> Vec<String> {
         tries += 1;
         let base = gen::random_sparse_position(&mut rng, 1 + (tries % 6));
         let mut cells = cells_of(&base);
-        for (sq, c) in [(4, 'K'), (0, 'R'), (7, 'R'), (60, 'k'), (56, 'r'), (63, 'r')] {
+        for (sq, c) in [
+            (4, 'K'),
+            (0, 'R'),
+            (7, 'R'),
+            (60, 'k'),
+            (56, 'r'),
+            (63, 'r'),
+        ] {
             for cell in cells.iter_mut() {
                 if c.eq_ignore_ascii_case(&'k') && *cell == c {
                     *cell = '.';
@@ -101,7 +113,11 @@ pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
         let mut cells = cells_of(&base);
         let white = rng.below(2) == 0;
         let file = rng.below(8) as usize;
-        let beside = if file == 0 || (file < 7 && rng.below(2) == 0) { file + 1 } else { file - 1 };
+        let beside = if file == 0 || (file < 7 && rng.below(2) == 0) {
+            file + 1
+        } else {
+            file - 1
+        };
         let (rank, skipped, start) = if white { (4, 5, 6) } else { (3, 2, 1) };
         let (ours, theirs) = if white { ('P', 'p') } else { ('p', 'P') };
         cells[rank * 8 + file] = theirs;
@@ -110,13 +126,19 @@ pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
         cells[start * 8 + file] = '.';
         if rng.below(2) == 0 {
             // Our king and an enemy rook or queen on the capture rank.
-            let (king, slider) = if white { ('K', ['r', 'q']) } else { ('k', ['R', 'Q']) };
+            let (king, slider) = if white {
+                ('K', ['r', 'q'])
+            } else {
+                ('k', ['R', 'Q'])
+            };
             for cell in cells.iter_mut() {
                 if *cell == king {
                     *cell = '.';
                 }
             }
-            let free: Vec<usize> = (rank * 8..rank * 8 + 8).filter(|&s| cells[s] == '.').collect();
+            let free: Vec<usize> = (rank * 8..rank * 8 + 8)
+                .filter(|&s| cells[s] == '.')
+                .collect();
             if free.len() >= 2 {
                 let a = free[rng.below(free.len() as u64) as usize];
                 let b = free[rng.below(free.len() as u64) as usize];
@@ -149,7 +171,11 @@ pub fn promotions(seed: u64, count: usize) -> Vec<String> {
         let white = rng.below(2) == 0;
         for _ in 0..1 + rng.below(2) {
             let file = rng.below(8) as usize;
-            let (sq, pawn) = if white { (48 + file, 'P') } else { (8 + file, 'p') };
+            let (sq, pawn) = if white {
+                (48 + file, 'P')
+            } else {
+                (8 + file, 'p')
+            };
             if cells[sq] == '.' {
                 cells[sq] = pawn;
             }
@@ -165,7 +191,16 @@ pub fn promotions(seed: u64, count: usize) -> Vec<String> {
 /// Positions with a pin: the side to move's king, one of its pieces further along a line, and
 /// an enemy rook, bishop or queen of the right kind behind it, among a few other pieces.
 pub fn pins(seed: u64, count: usize) -> Vec<String> {
-    const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const DIRECTIONS: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut tries = 0;
@@ -183,7 +218,9 @@ pub fn pins(seed: u64, count: usize) -> Vec<String> {
         };
         let pinned_at = 1 + rng.below(3) as i8;
         let pinner_at = pinned_at + 1 + rng.below(3) as i8;
-        let (Some(k), Some(p), Some(q)) = (at(0), at(pinned_at), at(pinner_at)) else { continue };
+        let (Some(k), Some(p), Some(q)) = (at(0), at(pinned_at), at(pinner_at)) else {
+            continue;
+        };
         // Clear the line from the king to the pinner, and the kings elsewhere.
         for n in 0..=pinner_at {
             if let Some(s) = at(n) {
@@ -202,8 +239,16 @@ pub fn pins(seed: u64, count: usize) -> Vec<String> {
         let pinned = b"PPPNBRQ"[rng.below(7) as usize] as char;
         let pinner = if straight { ['r', 'q'] } else { ['b', 'q'] }[rng.below(2) as usize];
         cells[k] = king;
-        cells[p] = if white { pinned } else { pinned.to_ascii_lowercase() };
-        cells[q] = if white { pinner } else { pinner.to_ascii_uppercase() };
+        cells[p] = if white {
+            pinned
+        } else {
+            pinned.to_ascii_lowercase()
+        };
+        cells[q] = if white {
+            pinner
+        } else {
+            pinner.to_ascii_uppercase()
+        };
         if (p / 8 == 0 || p / 8 == 7) && pinned == 'P' {
             continue;
         }
@@ -225,10 +270,16 @@ pub fn simpler(fen: &str) -> Vec<String> {
         let with = |placement: &str, castling: &str| {
             let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
             f[0] = placement.to_string();
-            f[2] = if castling.is_empty() { "-".to_string() } else { castling.to_string() };
+            f[2] = if castling.is_empty() {
+                "-".to_string()
+            } else {
+                castling.to_string()
+            };
             f.join(" ")
         };
-        let Ok(pos) = Position::from_fen(fen) else { return crate::shrink::fewer_pieces(fen) };
+        let Ok(pos) = Position::from_fen(fen) else {
+            return crate::shrink::fewer_pieces(fen);
+        };
         let mut cells = cells_of(&pos);
         for i in 0..64 {
             let c = cells[i];
