@@ -181,8 +181,16 @@ impl Student {
     /// any of this lab's functions answered is "not started"; after, it names the unwritten
     /// function; a panic or a hang names the query (and its position, if it had one).
     pub fn ask(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<String, Verdict> {
+        let own_file = crate::workspace::module_name(lab).map(|m| format!("src/{m}.rs:"));
         match self.call(lab, function, args) {
             Reply::Ok(answer) => Ok(answer),
+            Reply::NotStarted if self.todo_at().is_some_and(|at| own_file.as_ref().is_some_and(|f| !at.starts_with(f.as_str()))) => {
+                Err(Verdict::Fail(Diagnosis::new(format!(
+                    "{}: it calls a function that is not written yet, the todo!() at {}. Finish that lab first (or write this one without it).",
+                    call_text(function, args),
+                    self.todo_at().unwrap_or("?")
+                ))))
+            }
             Reply::NotStarted if !self.answered(lab) => Err(Verdict::NotStarted),
             reply => Err(Verdict::Fail(reply_diagnosis(function, args, &reply, self))),
         }
@@ -206,7 +214,7 @@ fn reply_diagnosis(function: &str, args: &[&str], reply: &Reply, student: &Stude
     let mut diagnosis = match reply {
         Reply::Ok(answer) => Diagnosis::new(format!("{call} answered {answer}")),
         Reply::NotStarted => Diagnosis::new(format!(
-            "{call}: `{function}` is not written yet (it still calls todo!())"
+            "{call}: `{function}` is not written yet (it still calls todo!()); the functions before it are right, so write `{function}` next"
         )),
         Reply::Panic(message) if message.starts_with("the program stopped") => {
             Diagnosis::new(format!("{call} crashed: {message}"))

@@ -21,7 +21,10 @@ pub fn legend(expected: u64, got: u64, marks: Marks) -> String {
     if got & !expected != 0 {
         parts.push("+ = extra (in yours, not expected)");
     }
-    if marks.origin.is_some_and(|sq| (expected | got) >> sq & 1 == 0) {
+    if marks
+        .origin
+        .is_some_and(|sq| (expected | got) >> sq & 1 == 0)
+    {
         parts.push("@ = the square asked about");
     }
     if marks.occupied & !(expected | got) != 0 {
@@ -61,7 +64,9 @@ pub fn square_numbers() -> String {
     let mut out = String::new();
     for rank in (0..8u8).rev() {
         out.push_str(&format!("{} ", rank + 1));
-        let row: Vec<String> = (0..8u8).map(|file| format!("{:>2}", rank * 8 + file)).collect();
+        let row: Vec<String> = (0..8u8)
+            .map(|file| format!("{:>2}", rank * 8 + file))
+            .collect();
         out.push_str(&row.join(" "));
         out.push('\n');
     }
@@ -141,6 +146,19 @@ pub fn squares(bits: u64) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Several sets drawn on one grid, each with its own letter (the first set's letter wins
+/// where two overlap), e.g. `[(pawns, 'P'), (others, 'o')]`.
+pub fn sets(layers: &[(u64, char)]) -> String {
+    let all = layers.iter().fold(0, |a, (b, _)| a | b);
+    grid(all, |sq, c| {
+        layers
+            .iter()
+            .find(|(b, _)| b >> sq & 1 == 1)
+            .map_or(c, |&(_, letter)| letter)
+    })
+    .join("\n")
 }
 
 /// A position's pieces as an 8x8 grid (FEN letters: white upper case), or `None` if `fen`

@@ -38,6 +38,7 @@ pub struct Student {
     timeout: Duration,
     answered: [bool; 256],
     queries: usize,
+    todo_at: Option<String>,
 }
 
 /// How long one query may take unless a lab says otherwise.
@@ -52,6 +53,7 @@ impl Student {
             timeout: DEFAULT_QUERY_TIMEOUT,
             answered: [false; 256],
             queries: 0,
+            todo_at: None,
         }
     }
 
@@ -73,6 +75,11 @@ impl Student {
     /// Whether one of `lab`'s functions has answered `ok` yet.
     pub fn answered(&self, lab: u8) -> bool {
         self.answered[lab as usize]
+    }
+
+    /// Where the `todo!()` behind the last `NotStarted` reply is (`src/lab01_bitboards.rs:12`).
+    pub fn todo_at(&self) -> Option<&str> {
+        self.todo_at.as_deref()
     }
 
     /// How many queries were asked.
@@ -113,6 +120,7 @@ impl Student {
         }
         match running.lines.recv_timeout(self.timeout) {
             Ok(answer) => {
+                self.todo_at = answer.strip_prefix("todo ").map(str::to_string);
                 let reply = parse_reply(&answer);
                 if matches!(reply, Reply::Ok(_)) {
                     self.answered[lab as usize] = true;
@@ -203,7 +211,7 @@ fn start(exe: &Path) -> Result<Running, String> {
 fn parse_reply(line: &str) -> Reply {
     if let Some(rest) = line.strip_prefix("ok") {
         Reply::Ok(rest.strip_prefix(' ').unwrap_or(rest).to_string())
-    } else if line == "todo" {
+    } else if line == "todo" || line.starts_with("todo ") {
         Reply::NotStarted
     } else if let Some(rest) = line.strip_prefix("panic ") {
         Reply::Panic(rest.to_string())

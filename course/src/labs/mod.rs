@@ -16,6 +16,7 @@
 use crate::checker::Lab;
 
 mod lab01;
+mod lab02;
 mod lab05;
 mod lab06;
 mod lab07;
@@ -26,6 +27,7 @@ pub(crate) mod positions;
 pub fn all() -> Vec<&'static dyn Lab> {
     vec![
         &lab01::Lab01,
+        &lab02::Lab02,
         &lab05::Lab05,
         &lab06::Lab06,
         &lab07::Lab07,

@@ -20,8 +20,8 @@ pub fn attackers_to_with(board: &Board, sq: Square, by: Color, occupied: Bitboar
     let queens = their[Piece::Queen as usize];
     // A white pawn attacks sq when a black pawn on sq would attack it.
     (pawn_attacks(by.other(), 1u64 << sq) & their[Piece::Pawn as usize])
-        | (knight_attacks(sq) & their[Piece::Knight as usize])
-        | (king_attacks(sq) & their[Piece::King as usize])
+        | (knight_attacks(1u64 << sq) & their[Piece::Knight as usize])
+        | (king_attacks(1u64 << sq) & their[Piece::King as usize])
         | (bishop_attacks(sq, occupied) & (their[Piece::Bishop as usize] | queens))
         | (rook_attacks(sq, occupied) & (their[Piece::Rook as usize] | queens))
 }

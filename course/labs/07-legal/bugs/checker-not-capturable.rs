@@ -87,7 +87,7 @@ pub fn king_targets(board: &Board) -> Bitboard {
     let king = board.king_square(board.side);
     let occupied = board.occupied();
     let without_king = occupied & !(1u64 << king);
-    let mut candidates = king_attacks(king) & !board.us();
+    let mut candidates = king_attacks(1u64 << king) & !board.us();
     let mut safe = 0;
     while candidates != 0 {
         let to = candidates.trailing_zeros() as Square;
@@ -121,7 +121,7 @@ pub fn targets(board: &Board, from: Square) -> Bitboard {
         if (straight | diagonal) & bit != 0 {
             0 // a pinned knight can never stay on its ray
         } else {
-            knight_attacks(from)
+            knight_attacks(bit)
         }
     } else if mine[Piece::Pawn as usize] & bit != 0 {
         let (push, start_rank) = match us {
