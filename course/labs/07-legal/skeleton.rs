@@ -6,6 +6,7 @@
 //!   none in double check;
 //! - the pin masks: the rays from the king through exactly one of our pieces
 //!   to an enemy slider, pinner included. A pinned piece stays on its ray.
+//!
 //! The king is different: it may go to any square no enemy attacks, looking
 //! at the board as if the king were already gone (else it steps back along
 //! a checking ray, "hiding" behind itself).
