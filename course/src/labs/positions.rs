@@ -347,7 +347,13 @@ mod tests {
 
     fn count(fens: &[String], kind: impl Fn(MoveKind) -> bool) -> usize {
         fens.iter()
-            .filter(|f| Position::from_fen(f).unwrap().legal_moves().iter().any(|m| kind(m.kind())))
+            .filter(|f| {
+                Position::from_fen(f)
+                    .unwrap()
+                    .legal_moves()
+                    .iter()
+                    .any(|m| kind(m.kind()))
+            })
             .count()
     }
 
@@ -361,16 +367,25 @@ mod tests {
 
         let ep = en_passant(2, 30);
         assert_eq!(ep.len(), 30);
-        assert!(ep.iter().all(|f| Position::from_fen(f).unwrap().ep_square().is_some()));
+        assert!(ep
+            .iter()
+            .all(|f| Position::from_fen(f).unwrap().ep_square().is_some()));
         let legal = count(&ep, |k| k == MoveKind::EnPassant);
-        assert!(legal >= 10 && legal < 30, "{legal} of 30 may capture en passant");
+        assert!(
+            (10..30).contains(&legal),
+            "{legal} of 30 may capture en passant"
+        );
 
         let promotions = promotions(3, 30);
         assert!(count(&promotions, |k| matches!(k, MoveKind::Promotion(_))) >= 15);
 
         let pins = pins(4, 30);
         assert_eq!(pins.len(), 30);
-        assert!(pins.iter().all(|f| Position::from_fen(f).unwrap().pinned().nonempty()), "{pins:?}");
+        assert!(
+            pins.iter()
+                .all(|f| Position::from_fen(f).unwrap().pinned().nonempty()),
+            "{pins:?}"
+        );
     }
 
     #[test]
@@ -378,8 +393,14 @@ mod tests {
         let fen = "r3k2r/8/8/5r2/8/8/8/R3K2R w KQkq - 0 1";
         let fewer = simpler(fen);
         // The rook on a8 goes, and with it only black's queen-side right.
-        assert!(fewer.contains(&"4k2r/8/8/5r2/8/8/8/R3K2R w KQk - 0 1".to_string()), "{fewer:?}");
-        assert!(fewer.contains(&"r3k2r/8/8/5r2/8/8/8/R3K2R w Qkq - 0 1".to_string()), "{fewer:?}");
+        assert!(
+            fewer.contains(&"4k2r/8/8/5r2/8/8/8/R3K2R w KQk - 0 1".to_string()),
+            "{fewer:?}"
+        );
+        assert!(
+            fewer.contains(&"r3k2r/8/8/5r2/8/8/8/R3K2R w Qkq - 0 1".to_string()),
+            "{fewer:?}"
+        );
         assert!(fewer.iter().all(|f| Position::from_fen(f).is_ok()));
     }
 }
