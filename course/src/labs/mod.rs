@@ -17,6 +17,7 @@ use crate::checker::Lab;
 
 mod lab01;
 mod lab02;
+mod lab03;
 mod lab05;
 mod lab06;
 mod lab07;
@@ -28,6 +29,7 @@ pub fn all() -> Vec<&'static dyn Lab> {
     vec![
         &lab01::Lab01,
         &lab02::Lab02,
+        &lab03::Lab03,
         &lab05::Lab05,
         &lab06::Lab06,
         &lab07::Lab07,
