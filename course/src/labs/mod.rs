@@ -18,6 +18,7 @@ use crate::checker::Lab;
 mod lab01;
 mod lab02;
 mod lab03;
+mod lab04;
 mod lab05;
 mod lab06;
 mod lab07;
@@ -30,6 +31,7 @@ pub fn all() -> Vec<&'static dyn Lab> {
         &lab01::Lab01,
         &lab02::Lab02,
         &lab03::Lab03,
+        &lab04::Lab04,
         &lab05::Lab05,
         &lab06::Lab06,
         &lab07::Lab07,
