@@ -16,6 +16,7 @@ static FILES: LabFiles = crate::lab_files!(
     [
         "castle-through-attack.rs",
         "castle-in-check.rs",
+        "castle-b1-attacked.rs",
         "ep-rank-pin.rs",
         "queen-only.rs"
     ]
