@@ -31,7 +31,7 @@ const LAB: u8 = 5;
 
 /// The first query builds the tables (a magic search for 128 squares, twice): it may take
 /// longer than an ordinary query in a debug build.
-const BUILD_TIMEOUT: Duration = Duration::from_secs(60);
+const BUILD_TIMEOUT: Duration = Duration::from_secs(20);
 
 const HINT_RIM: &str = "a rook's mask drops only the last square of each ray, not the whole rim: \
      a rook on a1 still needs a2..a7 and b1..g1 (a piece there blocks), only a8 and h1 go. \
