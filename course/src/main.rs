@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use course::checker::Lab;
@@ -65,9 +66,23 @@ enum Cmd {
         /// Seconds allowed per student (build and checks together).
         #[arg(long, default_value_t = 300)]
         time_limit: u64,
-        /// Only these labs (every lab when left out).
+        /// Seconds one query to a student's function may take.
+        #[arg(long, default_value_t = 5)]
+        query_timeout: u64,
+        /// Only these labs, e.g. `--labs 1,2,3` (every lab when left out).
         #[arg(long, value_delimiter = ',')]
         labs: Vec<u8>,
+    },
+    /// Grade one workspace (what `grade` runs per student, in a child process).
+    #[command(hide = true)]
+    GradeOne {
+        dir: PathBuf,
+        #[arg(long)]
+        scratch: PathBuf,
+        #[arg(long, value_delimiter = ',')]
+        labs: Vec<u8>,
+        #[arg(long, default_value_t = 5000)]
+        query_timeout_ms: u64,
     },
     /// A round robin between UCI engines through cutechess-cli.
     Tournament {
@@ -82,6 +97,12 @@ enum Cmd {
         /// The PGN file of all games.
         #[arg(long, default_value = "tournament.pgn")]
         pgn: PathBuf,
+        /// Pinmask's engine program, to play as one more player at --elo.
+        #[arg(long)]
+        pinmask: Option<PathBuf>,
+        /// The Elo Pinmask plays at (UCI_Elo) with --pinmask.
+        #[arg(long, default_value_t = 1500)]
+        elo: u32,
     },
     /// Draw a bitboard (0x...), a FEN, or `numbers` (the square numbering) as the lab texts do.
     #[command(hide = true)]
@@ -96,26 +117,54 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::Init { dir, solutions } => init(&dir, solutions),
         Cmd::Check { lab, dir } => check(lab, &dir),
-        Cmd::Watch { lab, dir } => course::watch::watch(lab, &dir),
+        Cmd::Watch { lab, dir } => watch(lab, &dir),
         Cmd::Hint { lab } => hint(lab),
         Cmd::List { dir } => list(&dir),
         Cmd::Grade {
             submissions,
             output,
             time_limit,
+            query_timeout,
             labs,
-        } => course::grade::grade(
-            &submissions,
-            &output,
-            std::time::Duration::from_secs(time_limit),
-            &labs,
-        ),
+        } => pick_many(&labs).and_then(|labs| {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find the course program: {e}"))?;
+            course::grade::grade(
+                &exe,
+                &submissions,
+                &output,
+                &labs,
+                Duration::from_secs(time_limit),
+                Duration::from_secs(query_timeout),
+            )
+        }),
+        Cmd::GradeOne {
+            dir,
+            scratch,
+            labs,
+            query_timeout_ms,
+        } => pick_many(&labs).and_then(|labs| {
+            course::grade::grade_one(
+                &dir,
+                &scratch,
+                &labs,
+                Duration::from_millis(query_timeout_ms),
+            )
+        }),
         Cmd::Tournament {
             engines,
             games,
             tc,
             pgn,
-        } => course::tournament::run(&engines, games, &tc, &pgn),
+            pinmask,
+            elo,
+        } => course::tournament::run(&course::tournament::Tournament {
+            engines,
+            games,
+            tc,
+            pgn,
+            pinmask: pinmask.map(|p| (p, elo)),
+        }),
         Cmd::Diagram { what } => diagram(&what.join(" ")),
     };
     match result {
@@ -136,6 +185,18 @@ pub fn pick(lab: Option<u8>) -> Result<Vec<&'static dyn Lab>, String> {
             format!("there is no lab {n} (the labs are {})", have.join(", "))
         }),
     }
+}
+
+/// The labs a list names (every lab for an empty list).
+fn pick_many(numbers: &[u8]) -> Result<Vec<&'static dyn Lab>, String> {
+    if numbers.is_empty() {
+        return Ok(labs::all());
+    }
+    let mut out = Vec::new();
+    for &n in numbers {
+        out.extend(pick(Some(n))?);
+    }
+    Ok(out)
 }
 
 fn init(dir: &Path, solutions: bool) -> Result<ExitCode, String> {
@@ -187,6 +248,14 @@ pub fn print_check(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
             }
         }
     }
+}
+
+fn watch(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
+    require_workspace(dir)?;
+    let chosen = pick(lab)?;
+    course::watch::watch_with(dir, &chosen, |dir, labs| {
+        print_check(dir, labs);
+    })
 }
 
 fn hint(lab: u8) -> Result<ExitCode, String> {

@@ -95,24 +95,11 @@ fn harness_mod_rs(labs: &[&dyn Lab]) -> String {
 /// work is never overwritten). With `solutions`, missing lab files get the reference
 /// solution instead of the skeleton. Returns the lab files written.
 pub fn init(dir: &Path, labs: &[&dyn Lab], solutions: bool) -> io::Result<Vec<PathBuf>> {
-    fs::create_dir_all(dir.join("src/harness"))?;
-    fs::create_dir_all(dir.join("src/bin"))?;
-    fs::write(dir.join("Cargo.toml"), manifest())?;
-    fs::write(dir.join(".gitignore"), "/target\n")?;
-    fs::write(dir.join("src/lib.rs"), lib_rs(labs))?;
-    fs::write(dir.join("src/types.rs"), TYPES_RS)?;
-    fs::write(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
-    fs::write(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
-    if labs.iter().any(|l| l.number() == 12) {
-        fs::write(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
-    }
+    write_provided(dir, labs)?;
+    write_lib_rs(dir, labs)?;
     let mut written = Vec::new();
     for lab in labs {
         let files = lab.files();
-        fs::write(
-            dir.join(format!("src/harness/lab{:02}.rs", lab.number())),
-            files.harness,
-        )?;
         let Some(path) = lab_file(dir, lab.number()) else {
             continue;
         };
@@ -129,6 +116,52 @@ pub fn init(dir: &Path, labs: &[&dyn Lab], solutions: bool) -> io::Result<Vec<Pa
         }
     }
     Ok(written)
+}
+
+/// Writes `src/lib.rs`, or, where the student has one, adds only the modules of new labs (a
+/// student may have added modules of their own).
+fn write_lib_rs(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+    let path = dir.join("src/lib.rs");
+    let Ok(mut text) = fs::read_to_string(&path) else {
+        return fs::write(path, lib_rs(labs));
+    };
+    let before = text.len();
+    for lab in labs {
+        if let Some(m) = module_name(lab.number()) {
+            if !text.contains(&format!("mod {m};")) {
+                let _ = writeln!(text, "pub mod {m};");
+            }
+        }
+    }
+    if !text.contains("mod harness;") {
+        text.push_str("#[doc(hidden)]\npub mod harness;\n");
+    }
+    if text.len() == before {
+        return Ok(());
+    }
+    fs::write(path, text)
+}
+
+/// Writes the files the course provides (manifest, types, harness), replacing whatever is
+/// there: a workspace being graded gets the course's own harness, not an edited one.
+pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+    fs::create_dir_all(dir.join("src/harness"))?;
+    fs::create_dir_all(dir.join("src/bin"))?;
+    fs::write(dir.join("Cargo.toml"), manifest())?;
+    fs::write(dir.join(".gitignore"), "/target\n")?;
+    fs::write(dir.join("src/types.rs"), TYPES_RS)?;
+    fs::write(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
+    fs::write(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
+    if labs.iter().any(|l| l.number() == 12) {
+        fs::write(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
+    }
+    for lab in labs {
+        fs::write(
+            dir.join(format!("src/harness/lab{:02}.rs", lab.number())),
+            lab.files().harness,
+        )?;
+    }
+    Ok(())
 }
 
 /// Whether `dir` looks like a student workspace.
