@@ -19,10 +19,24 @@ mod lab01;
 mod lab02;
 mod lab03;
 mod lab04;
+mod lab05;
+mod lab06;
+mod lab07;
+mod lab08;
+pub(crate) mod positions;
 
 /// Every lab of the course, in order.
 pub fn all() -> Vec<&'static dyn Lab> {
-    vec![&lab01::Lab01, &lab02::Lab02, &lab03::Lab03, &lab04::Lab04]
+    vec![
+        &lab01::Lab01,
+        &lab02::Lab02,
+        &lab03::Lab03,
+        &lab04::Lab04,
+        &lab05::Lab05,
+        &lab06::Lab06,
+        &lab07::Lab07,
+        &lab08::Lab08,
+    ]
 }
 
 /// The lab with this number, if the course has it.
