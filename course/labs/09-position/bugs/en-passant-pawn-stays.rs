@@ -1,5 +1,5 @@
 //! bug: en passant moves the capturing pawn but leaves the captured pawn on the board
-//! expect: ep
+//! expect: black pawns: extra d5
 //! Lab 09: the position. FEN in and out, copy-make, zobrist keys.
 
 use crate::types::{square_name, Bitboard, Board, Color, Move, Piece, Square};

@@ -1,5 +1,5 @@
 //! bug: the incremental key update leaves the castling rights' number out
-//! expect: update_key
+//! expect: castling rights Kq -> q
 //! Lab 09: the position. FEN in and out, copy-make, zobrist keys.
 
 use crate::types::{square_name, Bitboard, Board, Color, Move, Piece, Square};

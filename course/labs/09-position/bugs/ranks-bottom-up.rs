@@ -1,5 +1,5 @@
 //! bug: the FEN placement is read from rank 1 up, so the board comes out upside down
-//! expect: e8
+//! expect: white king: missing e1, extra e8
 //! Lab 09: the position. FEN in and out, copy-make, zobrist keys.
 
 use crate::types::{square_name, Bitboard, Board, Color, Move, Piece, Square};

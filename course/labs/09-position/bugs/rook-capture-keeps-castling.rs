@@ -1,5 +1,5 @@
 //! bug: castling rights are cleared when the king or rook moves, but not when the rook is captured on its corner
-//! expect: castling
+//! expect: castling rights: expected Kk, got Kkq
 //! Lab 09: the position. FEN in and out, copy-make, zobrist keys.
 
 use crate::types::{square_name, Bitboard, Board, Color, Move, Piece, Square};

@@ -1,5 +1,5 @@
 //! bug: perft makes the child board but recurses on the parent
-//! expect: perft(
+//! expect: but your divide's counts are right and add up to 3
 //! Lab 10: perft and divide, the move generator's test.
 
 use crate::lab08_special::legal_moves;

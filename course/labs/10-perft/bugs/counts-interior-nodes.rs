@@ -1,5 +1,5 @@
 //! bug: perft counts every node on the way down, not only the leaves
-//! expect: perft(
+//! expect: returned 1, expected 0
 //! Lab 10: perft and divide, the move generator's test.
 
 use crate::lab08_special::legal_moves;

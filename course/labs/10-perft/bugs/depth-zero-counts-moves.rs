@@ -1,5 +1,5 @@
 //! bug: perft treats depth 0 like depth 1 and counts the moves instead of the one empty path
-//! expect: perft(
+//! expect: perft("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0) returned 5, expected 1
 //! Lab 10: perft and divide, the move generator's test.
 
 use crate::lab08_special::legal_moves;

@@ -1,5 +1,5 @@
 //! bug: divide counts each move's subtree at depth instead of depth - 1
-//! expect: divide(
+//! expect: divide's counts add up to 400
 //! Lab 10: perft and divide, the move generator's test.
 
 use crate::lab08_special::legal_moves;

@@ -1,5 +1,5 @@
 //! bug: Black's pieces read the piece-square table without mirroring the square
-//! expect: evaluate(
+//! expect: returned -275, expected 0
 //! Lab 11: search. Alpha-beta with move ordering, quiescence, and a
 //! material and piece-square evaluation.
 

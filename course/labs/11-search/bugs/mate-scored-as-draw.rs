@@ -1,5 +1,5 @@
 //! bug: a position without legal moves scores 0 in alpha-beta, checkmate as well as stalemate
-//! expect: mate
+//! expect: minimax over your evaluate gives 99999
 //! Lab 11: search. Alpha-beta with move ordering, quiescence, and a
 //! material and piece-square evaluation.
 

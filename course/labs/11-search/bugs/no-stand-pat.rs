@@ -1,5 +1,5 @@
 //! bug: quiescence stands pat only when there is no capture: the side to move is forced to capture
-//! expect: quiesce(
+//! expect: quiesce("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", -INFINITY, INFINITY) returned -128
 //! Lab 11: search. Alpha-beta with move ordering, quiescence, and a
 //! material and piece-square evaluation.
 

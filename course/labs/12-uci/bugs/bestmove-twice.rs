@@ -1,5 +1,5 @@
 //! bug: go prints its bestmove itself and the loop prints it again
-//! expect: bestmove
+//! expect: expected exactly one `bestmove` line, got 2
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
 //! your engine.
 

@@ -1,5 +1,5 @@
 //! bug: position fen reads only the first word of the FEN
-//! expect: position fen
+//! expect: position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 / go depth 1
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
 //! your engine.
 

@@ -1,5 +1,5 @@
 //! bug: isready is read but never answered
-//! expect: readyok
+//! expect: expected `readyok` twice
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
 //! your engine.
 

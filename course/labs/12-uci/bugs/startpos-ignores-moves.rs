@@ -1,5 +1,5 @@
 //! bug: position startpos ignores the moves after it
-//! expect: moves
+//! expect: `bestmove b1c3` is not a legal move
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
 //! your engine.
 
