@@ -1,0 +1,23 @@
+//! The course: twelve weekly labs in which students build their own bitboard chess engine,
+//! each checked against Pinmask's move generator as the oracle.
+//!
+//! The checker is a library ([`checker`], [`compare`], [`diagram`], [`shrink`], [`gen`]);
+//! each lab's check is in [`labs`]; [`student`] talks to a student's workspace through its
+//! harness process, one query a line; the `course` binary is the runner.
+#![deny(missing_docs)]
+
+pub mod checker;
+pub mod compare;
+pub mod diagram;
+pub mod gen;
+pub mod grade;
+pub mod labs;
+pub mod runner;
+pub mod shrink;
+pub mod student;
+pub mod tournament;
+pub mod watch;
+pub mod workspace;
+
+pub use checker::{Diagnosis, Lab, LabFiles, Verdict};
+pub use student::{Reply, Student};

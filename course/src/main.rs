@@ -1,0 +1,306 @@
+//! `course`: the runner of the course's weekly labs.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use course::checker::Lab;
+use course::runner::{self, Outcome};
+use course::{labs, workspace};
+
+#[derive(Parser)]
+#[command(
+    name = "course",
+    about = "Weekly labs: build your own bitboard chess engine, checked as you go"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Write a student workspace into DIR (missing lab files only; your work is never overwritten).
+    Init {
+        /// The workspace folder.
+        dir: PathBuf,
+        /// Fill the labs with the reference solutions (the instructor's copy).
+        #[arg(long)]
+        solutions: bool,
+    },
+    /// Build the workspace and check one lab, or every lab.
+    Check {
+        /// The lab number (1-12); every lab when left out.
+        lab: Option<u8>,
+        /// The workspace folder.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Re-check on every save.
+    Watch {
+        /// The lab number; every lab when left out.
+        lab: Option<u8>,
+        /// The workspace folder.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Show a lab's hints.
+    Hint {
+        /// The lab number.
+        lab: u8,
+    },
+    /// List the labs and your progress.
+    List {
+        /// The workspace folder.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Check a folder of student workspaces (one sub-folder each) and write grades as CSV.
+    Grade {
+        /// The folder of submissions.
+        submissions: PathBuf,
+        /// The CSV file to write.
+        #[arg(short, long, default_value = "grades.csv")]
+        output: PathBuf,
+        /// Seconds allowed per student (build and checks together).
+        #[arg(long, default_value_t = 300)]
+        time_limit: u64,
+        /// Seconds one query to a student's function may take.
+        #[arg(long, default_value_t = 5)]
+        query_timeout: u64,
+        /// Only these labs, e.g. `--labs 1,2,3` (every lab when left out).
+        #[arg(long, value_delimiter = ',')]
+        labs: Vec<u8>,
+    },
+    /// Grade one workspace (what `grade` runs per student, in a child process).
+    #[command(hide = true)]
+    GradeOne {
+        dir: PathBuf,
+        #[arg(long)]
+        scratch: PathBuf,
+        #[arg(long, value_delimiter = ',')]
+        labs: Vec<u8>,
+        #[arg(long, default_value_t = 5000)]
+        query_timeout_ms: u64,
+    },
+    /// A round robin between UCI engines through cutechess-cli.
+    Tournament {
+        /// The engines' executables (at least two).
+        engines: Vec<PathBuf>,
+        /// Games per pairing.
+        #[arg(long, default_value_t = 2)]
+        games: u32,
+        /// Time control, cutechess-cli's `tc` (moves/time+increment).
+        #[arg(long, default_value = "40/10+0.1")]
+        tc: String,
+        /// The PGN file of all games.
+        #[arg(long, default_value = "tournament.pgn")]
+        pgn: PathBuf,
+        /// Pinmask's engine program, to play as one more player at --elo.
+        #[arg(long)]
+        pinmask: Option<PathBuf>,
+        /// The Elo Pinmask plays at (UCI_Elo) with --pinmask.
+        #[arg(long, default_value_t = 1500)]
+        elo: u32,
+    },
+    /// Draw a bitboard (0x...), a FEN, or `numbers` (the square numbering) as the lab texts do.
+    #[command(hide = true)]
+    Diagram {
+        /// A bitboard in hex, or a FEN.
+        what: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Init { dir, solutions } => init(&dir, solutions),
+        Cmd::Check { lab, dir } => check(lab, &dir),
+        Cmd::Watch { lab, dir } => watch(lab, &dir),
+        Cmd::Hint { lab } => hint(lab),
+        Cmd::List { dir } => list(&dir),
+        Cmd::Grade {
+            submissions,
+            output,
+            time_limit,
+            query_timeout,
+            labs,
+        } => pick_many(&labs).and_then(|labs| {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find the course program: {e}"))?;
+            course::grade::grade(
+                &exe,
+                &submissions,
+                &output,
+                &labs,
+                Duration::from_secs(time_limit),
+                Duration::from_secs(query_timeout),
+            )
+        }),
+        Cmd::GradeOne {
+            dir,
+            scratch,
+            labs,
+            query_timeout_ms,
+        } => pick_many(&labs).and_then(|labs| {
+            course::grade::grade_one(
+                &dir,
+                &scratch,
+                &labs,
+                Duration::from_millis(query_timeout_ms),
+            )
+        }),
+        Cmd::Tournament {
+            engines,
+            games,
+            tc,
+            pgn,
+            pinmask,
+            elo,
+        } => course::tournament::run(&course::tournament::Tournament {
+            engines,
+            games,
+            tc,
+            pgn,
+            pinmask: pinmask.map(|p| (p, elo)),
+        }),
+        Cmd::Diagram { what } => diagram(&what.join(" ")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("course: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The labs `lab` asks for: that one, or all.
+pub fn pick(lab: Option<u8>) -> Result<Vec<&'static dyn Lab>, String> {
+    match lab {
+        None => Ok(labs::all()),
+        Some(n) => labs::get(n).map(|l| vec![l]).ok_or_else(|| {
+            let have: Vec<String> = labs::all().iter().map(|l| l.number().to_string()).collect();
+            format!("there is no lab {n} (the labs are {})", have.join(", "))
+        }),
+    }
+}
+
+/// The labs a list names (every lab for an empty list).
+fn pick_many(numbers: &[u8]) -> Result<Vec<&'static dyn Lab>, String> {
+    if numbers.is_empty() {
+        return Ok(labs::all());
+    }
+    let mut out = Vec::new();
+    for &n in numbers {
+        out.extend(pick(Some(n))?);
+    }
+    Ok(out)
+}
+
+fn init(dir: &Path, solutions: bool) -> Result<ExitCode, String> {
+    let written = workspace::init(dir, &labs::all(), solutions)
+        .map_err(|e| format!("cannot write the workspace in {}: {e}", dir.display()))?;
+    println!(
+        "wrote the workspace in {} ({} lab files new)",
+        dir.display(),
+        written.len()
+    );
+    println!("next: cd {} && course check 1", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn require_workspace(dir: &Path) -> Result<(), String> {
+    if workspace::is_workspace(dir) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} is not a course workspace (no Cargo.toml and src/bin/harness.rs); write one with `course init DIR`",
+            dir.display()
+        ))
+    }
+}
+
+fn check(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
+    require_workspace(dir)?;
+    let chosen = pick(lab)?;
+    refresh(dir)?;
+    Ok(print_check(dir, &chosen))
+}
+
+/// Checks and prints the report; the exit code says whether every lab passed.
+pub fn print_check(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
+    match runner::check(dir, chosen) {
+        Outcome::BuildFailed(messages) => {
+            println!("{messages}");
+            println!(
+                "BUILD FAILED: your code does not compile; the compiler's messages are above."
+            );
+            println!("0 passed, {} failed", chosen.len());
+            ExitCode::FAILURE
+        }
+        Outcome::Checked(verdicts) => {
+            print!("{}", runner::report(chosen, &verdicts));
+            if verdicts.iter().all(|(_, v)| v.passed()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn watch(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
+    require_workspace(dir)?;
+    let chosen = pick(lab)?;
+    refresh(dir)?;
+    course::watch::watch_with(dir, &chosen, |dir, labs| {
+        print_check(dir, labs);
+    })
+}
+
+/// Brings a workspace up to this version of the course: the provided files (where they
+/// differ) and the files of labs added since it was written (as skeletons). A student's own
+/// lab files are never touched.
+fn refresh(dir: &Path) -> Result<(), String> {
+    let added = workspace::init(dir, &labs::all(), false)
+        .map_err(|e| format!("cannot update the workspace in {}: {e}", dir.display()))?;
+    for path in added {
+        println!("new lab: wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn hint(lab: u8) -> Result<ExitCode, String> {
+    let lab = pick(Some(lab))?[0];
+    println!("{}", lab.files().hints.trim_end());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(dir: &Path) -> Result<ExitCode, String> {
+    let progress = runner::read_progress(dir);
+    for lab in labs::all() {
+        let state = progress
+            .iter()
+            .find(|(n, _)| *n == lab.number())
+            .map_or("not checked yet", |(_, w)| w.as_str());
+        println!("{:02} {:<24} {state}", lab.number(), lab.title());
+    }
+    let passed = progress.iter().filter(|(_, w)| w == "PASS").count();
+    println!("{passed} of {} labs passed", labs::all().len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diagram(what: &str) -> Result<ExitCode, String> {
+    if what == "numbers" {
+        println!("{}", course::diagram::square_numbers());
+    } else if let Some(bits) = course::checker::parse_bitboard(what) {
+        println!("{}", course::diagram::bitboard(bits));
+    } else if let Some(board) = course::diagram::board(what) {
+        println!("{board}");
+    } else {
+        return Err(format!("not a bitboard (0x...) or a FEN: {what}"));
+    }
+    Ok(ExitCode::SUCCESS)
+}

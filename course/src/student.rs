@@ -1,0 +1,243 @@
+//! A student's harness process: one query a line out, one answer a line back, with a time
+//! limit per query. A panic is answered by the harness itself; a hang or a crash (a stack
+//! overflow aborts the process) restarts it for the next query.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
+
+/// The harness's answer to one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// The student's function answered (the text after `ok `).
+    Ok(String),
+    /// The function still calls `todo!()`.
+    NotStarted,
+    /// The function panicked (message and place), or the process died.
+    Panic(String),
+    /// No answer within the time limit.
+    Hang,
+    /// The harness could not be started or did not understand the query.
+    Broken(String),
+}
+
+/// A running harness process.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// A student's built workspace, asked through its harness binary.
+pub struct Student {
+    exe: PathBuf,
+    running: Option<Running>,
+    timeout: Duration,
+    answered: [bool; 256],
+    queries: usize,
+    todo_at: Option<String>,
+}
+
+/// How long one query may take unless a lab says otherwise.
+pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl Student {
+    /// The student whose harness binary is `exe` (started on the first query).
+    pub fn new(exe: impl Into<PathBuf>) -> Student {
+        Student {
+            exe: exe.into(),
+            running: None,
+            timeout: DEFAULT_QUERY_TIMEOUT,
+            answered: [false; 256],
+            queries: 0,
+            todo_at: None,
+        }
+    }
+
+    /// The student whose workspace `dir` was built by [`crate::workspace::build`].
+    pub fn in_workspace(dir: &Path) -> Student {
+        Student::new(crate::workspace::harness_exe(dir))
+    }
+
+    /// The time limit for one query.
+    pub fn query_timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Sets the time limit for one query (a lab with slow queries, perft or search, raises it).
+    pub fn set_query_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// Whether one of `lab`'s functions has answered `ok` yet.
+    pub fn answered(&self, lab: u8) -> bool {
+        self.answered[lab as usize]
+    }
+
+    /// Where the `todo!()` behind the last `NotStarted` reply is (`src/lab01_bitboards.rs:12`).
+    pub fn todo_at(&self) -> Option<&str> {
+        self.todo_at.as_deref()
+    }
+
+    /// How many queries were asked.
+    pub fn queries(&self) -> usize {
+        self.queries
+    }
+
+    /// Asks `function` of lab `lab` with `args` (none may contain whitespace).
+    pub fn call(&mut self, lab: u8, function: &str, args: &[&str]) -> Reply {
+        self.queries += 1;
+        if function.contains(char::is_whitespace)
+            || args
+                .iter()
+                .any(|a| a.is_empty() || a.contains(char::is_whitespace))
+        {
+            return Reply::Broken(format!("a query argument has a space: {function} {args:?}"));
+        }
+        let mut line = format!("{lab:02} {function}");
+        for a in args {
+            line.push(' ');
+            line.push_str(a);
+        }
+        line.push('\n');
+        if self.running.is_none() {
+            match start(&self.exe) {
+                Ok(running) => self.running = Some(running),
+                Err(e) => return Reply::Broken(e),
+            }
+        }
+        let running = self.running.as_mut().expect("started above");
+        if running
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| running.stdin.flush())
+            .is_err()
+        {
+            return self.died();
+        }
+        match running.lines.recv_timeout(self.timeout) {
+            Ok(answer) => {
+                self.todo_at = answer.strip_prefix("todo ").map(str::to_string);
+                let reply = parse_reply(&answer);
+                if matches!(reply, Reply::Ok(_)) {
+                    self.answered[lab as usize] = true;
+                }
+                reply
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.stop();
+                Reply::Hang
+            }
+            Err(RecvTimeoutError::Disconnected) => self.died(),
+        }
+    }
+
+    /// The process ended without answering: report what it printed (a stack overflow says so).
+    fn died(&mut self) -> Reply {
+        let Some(mut running) = self.running.take() else {
+            return Reply::Panic("the program stopped".into());
+        };
+        let _ = running.child.kill();
+        let status = running.child.wait();
+        let mut err = String::new();
+        if let Some(mut stderr) = running.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut err);
+        }
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let what = match status {
+            Ok(s) => format!("the program stopped ({s})"),
+            Err(_) => "the program stopped".to_string(),
+        };
+        if last.is_empty() {
+            Reply::Panic(what)
+        } else {
+            Reply::Panic(format!("{what}: {last}"))
+        }
+    }
+
+    /// Ends the harness process (the next query starts a fresh one).
+    pub fn stop(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            let _ = running.child.kill();
+            let _ = running.child.wait();
+        }
+    }
+}
+
+impl Drop for Student {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn start(exe: &Path) -> Result<Running, String> {
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    let stdin = child.stdin.take().expect("stdin is piped");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            // Lines without the marker are the student's own prints: not answers.
+            let Some(answer) = line.strip_prefix('\u{1e}') else {
+                continue;
+            };
+            if tx.send(answer.to_string()).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(Running {
+        child,
+        stdin,
+        lines,
+    })
+}
+
+fn parse_reply(line: &str) -> Reply {
+    if let Some(rest) = line.strip_prefix("ok") {
+        Reply::Ok(rest.strip_prefix(' ').unwrap_or(rest).to_string())
+    } else if line == "todo" || line.starts_with("todo ") {
+        Reply::NotStarted
+    } else if let Some(rest) = line.strip_prefix("panic ") {
+        Reply::Panic(rest.to_string())
+    } else if let Some(rest) = line.strip_prefix("error ") {
+        Reply::Broken(rest.to_string())
+    } else {
+        Reply::Broken(format!(
+            "the harness printed `{line}` (did your code print to stdout?)"
+        ))
+    }
+}
+
+/// Turns a text answer's `\n` back into newlines (and `\\` into `\`).
+pub fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,219 @@
+//! The student workspace: `course init` writes it, `course check` builds it.
+//!
+//! One Cargo package with no dependencies (it builds in seconds): `src/labNN_*.rs` are the
+//! student's files, `src/types.rs` and `src/harness/` are provided, `src/bin/harness.rs` is the
+//! query loop the checker talks to. It builds in its own `target/`, never the repository's.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::checker::Lab;
+
+/// The provided types every lab uses.
+pub const TYPES_RS: &str = include_str!("../student/types.rs");
+/// The provided part of `src/harness/mod.rs` (argument readers, answer formatting).
+pub const HARNESS_MOD_RS: &str = include_str!("../student/harness.rs");
+/// The provided query loop.
+pub const HARNESS_BIN_RS: &str = include_str!("../student/bin_harness.rs");
+/// Lab 12's engine binary.
+pub const ENGINE_BIN_RS: &str = include_str!("../student/engine.rs");
+
+/// The student module each lab fills (`src/<module>.rs`), fixed by the course's contract.
+pub fn module_name(lab: u8) -> Option<&'static str> {
+    const NAMES: [&str; 12] = [
+        "lab01_bitboards",
+        "lab02_pawns",
+        "lab03_leapers",
+        "lab04_rays",
+        "lab05_magics",
+        "lab06_attacks",
+        "lab07_legal",
+        "lab08_special",
+        "lab09_position",
+        "lab10_perft",
+        "lab11_search",
+        "lab12_uci",
+    ];
+    NAMES.get((lab as usize).checked_sub(1)?).copied()
+}
+
+/// The student's file for `lab` in workspace `dir`.
+pub fn lab_file(dir: &Path, lab: u8) -> Option<PathBuf> {
+    Some(dir.join("src").join(format!("{}.rs", module_name(lab)?)))
+}
+
+/// The package manifest: no dependencies; overflow checks on in the builds the checker uses
+/// (a shift past bit 63 is a mistake to report, not a wrap to hide).
+fn manifest() -> String {
+    "[package]\nname = \"chess-labs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n\n\
+     # The checker builds this profile: fast enough for perft and search, overflow checks on.\n\
+     [profile.dev]\nopt-level = 2\ndebug = false\n\n\
+     # Not part of any enclosing workspace.\n[workspace]\n"
+        .to_string()
+}
+
+fn lib_rs(labs: &[&dyn Lab]) -> String {
+    let mut s = String::from(
+        "//! My chess engine, one lab a week. `course check` checks it; `course hint N` helps.\n\n\
+         pub mod types;\n",
+    );
+    for lab in labs {
+        if let Some(m) = module_name(lab.number()) {
+            let _ = writeln!(s, "pub mod {m};");
+        }
+    }
+    s.push_str("#[doc(hidden)]\npub mod harness;\n");
+    s
+}
+
+fn harness_mod_rs(labs: &[&dyn Lab]) -> String {
+    let mut s = HARNESS_MOD_RS.to_string();
+    s.push('\n');
+    for lab in labs {
+        let _ = writeln!(s, "pub mod lab{:02};", lab.number());
+    }
+    s.push_str(
+        "\n/// Routes a query to its lab's dispatcher.\n\
+         pub fn call(lab: u8, function: &str, args: &[&str]) -> Result<String, String> {\n    match lab {\n",
+    );
+    for lab in labs {
+        let _ = writeln!(
+            s,
+            "        {n} => lab{n:02}::call(function, args),",
+            n = lab.number()
+        );
+    }
+    s.push_str("        _ => Err(format!(\"no lab {lab}\")),\n    }\n}\n");
+    s
+}
+
+/// Writes a student workspace into `dir`: the provided files always (so a newer course's
+/// harness replaces an older one), each lab's file only where it is missing (a student's
+/// work is never overwritten). With `solutions`, missing lab files get the reference
+/// solution instead of the skeleton. Returns the lab files written.
+pub fn init(dir: &Path, labs: &[&dyn Lab], solutions: bool) -> io::Result<Vec<PathBuf>> {
+    write_provided(dir, labs)?;
+    write_lib_rs(dir, labs)?;
+    let mut written = Vec::new();
+    for lab in labs {
+        let files = lab.files();
+        let Some(path) = lab_file(dir, lab.number()) else {
+            continue;
+        };
+        if !path.exists() {
+            fs::write(
+                &path,
+                if solutions {
+                    files.solution
+                } else {
+                    files.skeleton
+                },
+            )?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+/// Writes `src/lib.rs`, or, where the student has one, adds only the modules of new labs (a
+/// student may have added modules of their own).
+fn write_lib_rs(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+    let path = dir.join("src/lib.rs");
+    let Ok(mut text) = fs::read_to_string(&path) else {
+        return fs::write(path, lib_rs(labs));
+    };
+    let before = text.len();
+    for lab in labs {
+        if let Some(m) = module_name(lab.number()) {
+            if !text.contains(&format!("mod {m};")) {
+                let _ = writeln!(text, "pub mod {m};");
+            }
+        }
+    }
+    if !text.contains("mod harness;") {
+        text.push_str("#[doc(hidden)]\npub mod harness;\n");
+    }
+    if text.len() == before {
+        return Ok(());
+    }
+    fs::write(path, text)
+}
+
+/// Writes the files the course provides (manifest, types, harness), replacing whatever is
+/// there: a workspace being graded gets the course's own harness, not an edited one.
+pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+    fs::create_dir_all(dir.join("src/harness"))?;
+    fs::create_dir_all(dir.join("src/bin"))?;
+    write_if_changed(dir.join("Cargo.toml"), manifest())?;
+    write_if_changed(dir.join(".gitignore"), "/target\n")?;
+    write_if_changed(dir.join("src/types.rs"), TYPES_RS)?;
+    write_if_changed(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
+    write_if_changed(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
+    if labs.iter().any(|l| l.number() == 12) {
+        write_if_changed(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
+    }
+    for lab in labs {
+        write_if_changed(
+            dir.join(format!("src/harness/lab{:02}.rs", lab.number())),
+            lab.files().harness,
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` unless it already holds exactly that: an unchanged file keeps its
+/// time stamp, so cargo doesn't rebuild.
+fn write_if_changed(path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> io::Result<()> {
+    let (path, text) = (path.as_ref(), text.as_ref());
+    if fs::read(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(path, text)
+}
+
+/// Whether `dir` looks like a student workspace.
+pub fn is_workspace(dir: &Path) -> bool {
+    dir.join("Cargo.toml").is_file() && dir.join("src/bin/harness.rs").is_file()
+}
+
+/// The harness binary of a built workspace.
+pub fn harness_exe(dir: &Path) -> PathBuf {
+    dir.join("target/debug")
+        .join(format!("harness{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Builds the workspace's harness in its own target dir. `Err` carries the compiler's
+/// messages.
+pub fn build(dir: &Path) -> Result<(), String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--offline",
+            "--color",
+            "never",
+            "--bin",
+            "harness",
+        ])
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(dir.join("target"))
+        // An outer `cargo test` may set these for its own build; the student's is separate.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET")
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}

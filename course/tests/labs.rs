@@ -1,0 +1,302 @@
+//! Every lab in the registry, checked as a class would use it: the reference solution passes,
+//! the untouched skeleton is "not started" with no panic trace, and each planted bug fails
+//! with a diagnosis that contains its `//! expect:` line.
+//!
+//! One student workspace is built once (all solutions); each skeleton or bug then replaces
+//! one file and rebuilds (a small crate with no dependencies: a second or two).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use course::checker::{Lab, Verdict};
+use course::student::Student;
+use course::{labs, runner, workspace};
+
+/// A folder under the system's temp dir, removed at the end.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("pinmask-course-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir is writable");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn show(v: &Verdict) -> String {
+    match v {
+        Verdict::Fail(d) => format!("FAIL\n{d}"),
+        other => other.word().to_string(),
+    }
+}
+
+/// The `//! bug:` and `//! expect:` header of a planted bug.
+fn header(text: &str) -> Option<(&str, &str)> {
+    let mut lines = text.lines();
+    let bug = lines.next()?.strip_prefix("//! bug: ")?;
+    let expect = lines.next()?.strip_prefix("//! expect: ")?;
+    Some((bug.trim(), expect.trim()))
+}
+
+fn check_one(dir: &Path, lab: &'static dyn Lab) -> Verdict {
+    runner::check_built(dir, &[lab]).remove(0).1
+}
+
+/// Replaces the lab's file with `text` and checks the lab; `Err` if it does not compile.
+fn with_file(dir: &Path, lab: &'static dyn Lab, text: &str) -> Result<Verdict, String> {
+    let path = workspace::lab_file(dir, lab.number()).expect("every lab has a module");
+    fs::write(&path, text).expect("workspace is writable");
+    workspace::build(dir)?;
+    Ok(check_one(dir, lab))
+}
+
+#[test]
+fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
+    let scratch = Scratch::new("labs");
+    let all = labs::all();
+    // Two workspaces checked side by side: one student build is mostly one core's work.
+    let workers = 2;
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let dir = scratch.0.join(format!("ws{w}"));
+                let mine: Vec<&'static dyn Lab> =
+                    all.iter().copied().skip(w).step_by(workers).collect();
+                let all = &all;
+                scope.spawn(move || check_labs(&dir, all, &mine))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker panicked"))
+            .collect()
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// In a workspace of every lab's solution: the solutions of `mine` pass, their skeletons
+/// are "not started" without a trace, and their bugs are caught. Returns what went wrong.
+fn check_labs(dir: &Path, all: &[&'static dyn Lab], mine: &[&'static dyn Lab]) -> Vec<String> {
+    workspace::init(dir, all, true).expect("init writes the workspace");
+    if let Err(e) = workspace::build(dir) {
+        return vec![format!("the solutions do not build:\n{e}")];
+    }
+    let mut problems = Vec::new();
+    for (n, verdict) in runner::check_built(dir, mine) {
+        if !verdict.passed() {
+            problems.push(format!(
+                "lab {n}: the solution does not pass: {}",
+                show(&verdict)
+            ));
+        }
+    }
+    for &lab in mine {
+        problems.extend(check_skeleton_and_bugs(dir, lab));
+    }
+    problems
+}
+
+fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
+    let mut problems = Vec::new();
+    let n = lab.number();
+    match with_file(dir, lab, lab.files().skeleton) {
+        Ok(Verdict::NotStarted) => {}
+        Ok(other) => problems.push(format!("lab {n}: the skeleton gives {}", show(&other))),
+        Err(e) => problems.push(format!("lab {n}: the skeleton does not compile:\n{e}")),
+    }
+    // What the student sees for an untouched lab: one line, no panic trace.
+    let out = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(["check", &n.to_string(), "--dir"])
+        .arg(dir)
+        .output()
+        .expect("the course binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if !text.contains("NOT STARTED") || text.contains("panicked") || text.contains("RUST_BACKTRACE")
+    {
+        problems.push(format!(
+            "lab {n}: `course check {n}` on the skeleton printed:\n{text}"
+        ));
+    }
+    if out.status.success() {
+        problems.push(format!(
+            "lab {n}: `course check {n}` on the skeleton exited 0"
+        ));
+    }
+    if lab.files().bugs.len() < 3 {
+        problems.push(format!(
+            "lab {n}: {} planted bugs, want at least 3",
+            lab.files().bugs.len()
+        ));
+    }
+    for (name, text) in lab.files().bugs {
+        let Some((_, expect)) = header(text) else {
+            problems.push(format!(
+                "lab {n} bug {name}: no `//! bug:` and `//! expect:` lines"
+            ));
+            continue;
+        };
+        match with_file(dir, lab, text) {
+            Ok(Verdict::Fail(d)) if d.to_string().contains(expect) => {}
+            Ok(Verdict::Fail(d)) => problems.push(format!(
+                "lab {n} bug {name}: the diagnosis lacks `{expect}`:\n{d}"
+            )),
+            Ok(other) => problems.push(format!("lab {n} bug {name}: not caught, {}", show(&other))),
+            Err(e) => problems.push(format!("lab {n} bug {name}: does not compile:\n{e}")),
+        }
+    }
+    let path = workspace::lab_file(dir, n).expect("every lab has a module");
+    fs::write(path, lab.files().solution).expect("workspace is writable");
+    problems
+}
+
+#[test]
+fn every_file_in_a_bugs_folder_is_registered() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("labs");
+    for lab in labs::all() {
+        let folder = root.join(format!("{:02}-{}", lab.number(), lab.slug()));
+        assert!(
+            folder.join("README.md").is_file(),
+            "{} has no README.md",
+            folder.display()
+        );
+        let mut on_disk: Vec<String> = fs::read_dir(folder.join("bugs"))
+            .map(|rd| {
+                rd.filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        on_disk.sort();
+        let mut listed: Vec<String> = lab
+            .files()
+            .bugs
+            .iter()
+            .map(|(name, _)| name.to_string())
+            .collect();
+        listed.sort();
+        assert_eq!(
+            on_disk,
+            listed,
+            "lab {}: bugs/ and the registered bugs differ",
+            lab.number()
+        );
+    }
+    let numbers: Vec<u8> = labs::all().iter().map(|l| l.number()).collect();
+    assert!(
+        numbers.windows(2).all(|w| w[0] < w[1]),
+        "the registry is in order: {numbers:?}"
+    );
+}
+
+/// Lab 1's file with one function replaced by `body`.
+fn lab1_with(popcount_body: &str) -> String {
+    let lab = labs::get(1).expect("lab 1 exists");
+    let solution = lab.files().solution;
+    let start = solution
+        .find("pub fn popcount")
+        .expect("lab 1 has popcount");
+    let end = start + solution[start..].find("\n}\n").expect("popcount ends") + 3;
+    format!(
+        "{}pub fn popcount(bb: Bitboard) -> u32 {{\n{popcount_body}\n}}\n{}",
+        &solution[..start],
+        &solution[end..]
+    )
+}
+
+#[test]
+fn panics_hangs_crashes_and_prints_in_student_code_are_reported_with_their_input() {
+    let scratch = Scratch::new("faults");
+    let dir = scratch.0.join("ws");
+    let lab1 = labs::get(1).expect("lab 1 exists");
+    workspace::init(&dir, &[lab1], true).expect("init writes the workspace");
+    let path = workspace::lab_file(&dir, 1).expect("lab 1 has a module");
+    let check = |text: &str, timeout: Duration| {
+        fs::write(&path, text).expect("workspace is writable");
+        workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
+        let mut student = Student::in_workspace(&dir);
+        student.set_query_timeout(timeout);
+        lab1.check(&mut student)
+    };
+    let long = Duration::from_secs(10);
+    // A student's own debugging output does not confuse the checker.
+    let verdict = check(
+        &lab1_with("    println!(\"counting {bb:x}\");\n    bb.count_ones()"),
+        long,
+    );
+    assert!(verdict.passed(), "{}", show(&verdict));
+    // A hang is reported with the query that hung, and the next lab still gets a fresh harness.
+    let verdict = check(
+        &lab1_with("    let mut b = bb;\n    loop {\n        std::hint::black_box(&mut b);\n    }"),
+        Duration::from_millis(500),
+    );
+    let text = show(&verdict);
+    assert!(
+        text.contains("popcount(0x0000000000000000) did not answer within 0.5 s"),
+        "{text}"
+    );
+    // A stack overflow aborts the harness process: reported, with the query.
+    let verdict = check(
+        &lab1_with("    let frame = std::hint::black_box([bb; 32]);\n    if frame[0] == 0 { 0 } else { popcount(frame[31]) + 1 }"),
+        long,
+    );
+    let text = show(&verdict);
+    assert!(
+        text.contains("popcount(0x0000000000000001)") && text.contains("stopped"),
+        "{text}"
+    );
+    assert!(text.contains("endless recursion"), "{text}");
+    // A panic names its message and the student's line; the harness prints no trace.
+    let source =
+        lab1_with("    if bb == 1 << 63 {\n        panic!(\"boom\")\n    }\n    bb.count_ones()");
+    let line = source
+        .lines()
+        .position(|l| l.contains("boom"))
+        .expect("the panic is in")
+        + 1;
+    let place = format!("boom (at src/lab01_bitboards.rs:{line})");
+    let text = show(&check(&source, long));
+    assert!(
+        text.contains(&format!("popcount(0x8000000000000000) panicked: {place}")),
+        "{text}"
+    );
+    let mut harness = Command::new(workspace::harness_exe(&dir))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("harness starts");
+    harness
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(b"01 popcount 0x8000000000000000\n")
+        .expect("write");
+    let out = harness
+        .wait_with_output()
+        .expect("harness ends at end of input");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .trim_start_matches('\u{1e}')
+            .trim_end(),
+        format!("panic {place}")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "the panic hook prints nothing"
+    );
+}

@@ -1,0 +1,266 @@
+//! The `course` commands as a student and an instructor run them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("pinmask-course-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir is writable");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn course(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("course runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
+    let scratch = Scratch::new("cli");
+    let root = &scratch.0;
+    let out = course(&["init", "ws"], root);
+    assert!(out.status.success(), "{}", text(&out));
+    let lab1 = root.join("ws/src/lab01_bitboards.rs");
+    let mine = fs::read_to_string(&lab1).expect("init wrote lab 1") + "// my work\n";
+    fs::write(&lab1, &mine).expect("writable");
+    let out = course(&["init", "ws"], root);
+    assert!(
+        out.status.success() && text(&out).contains("0 lab files new"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(&lab1).expect("readable"),
+        mine,
+        "init overwrote a student's file"
+    );
+
+    // A workspace written before a lab existed gets that lab's skeleton at the next check.
+    let lab2 = root.join("ws/src/lab02_pawns.rs");
+    fs::remove_file(&lab2).expect("lab 2's file is there");
+    let out = course(&["check", "2", "--dir", "ws"], root);
+    let t = text(&out);
+    assert!(
+        t.contains("new lab: wrote") && t.contains("NOT STARTED  02"),
+        "{t}"
+    );
+    assert!(lab2.is_file());
+    assert_eq!(
+        fs::read_to_string(&lab1).expect("readable"),
+        mine,
+        "check overwrote a student's file"
+    );
+
+    let out = course(&["hint", "1"], root);
+    assert!(
+        out.status.success() && text(&out).contains("popcount"),
+        "{}",
+        text(&out)
+    );
+    let out = course(&["list", "--dir", "ws"], root);
+    assert!(
+        out.status.success()
+            && text(&out).contains("01 bitboards")
+            && text(&out).contains("not checked yet"),
+        "{}",
+        text(&out)
+    );
+
+    // No such lab; not a workspace: one line on stderr, exit 2, no panic.
+    for (args, expect) in [
+        (vec!["check", "99", "--dir", "ws"], "there is no lab 99"),
+        (vec!["hint", "0"], "there is no lab 0"),
+        (
+            vec!["check", "1", "--dir", "."],
+            "is not a course workspace",
+        ),
+        (
+            vec!["watch", "--dir", "nowhere"],
+            "is not a course workspace",
+        ),
+    ] {
+        let out = course(&args, root);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {t}");
+        assert!(
+            t.contains(expect) && !t.contains("panicked"),
+            "{args:?}: {t}"
+        );
+    }
+}
+
+#[test]
+fn check_passes_a_solved_lab_in_seconds_and_records_progress() {
+    let scratch = Scratch::new("check");
+    let root = &scratch.0;
+    assert!(course(&["init", "ws", "--solutions"], root)
+        .status
+        .success());
+    let first = course(&["check", "1", "--dir", "ws"], root);
+    assert!(first.status.success(), "{}", text(&first));
+    let started = Instant::now();
+    let out = course(&["check", "1", "--dir", "ws"], root);
+    let took = started.elapsed();
+    let t = text(&out);
+    assert!(
+        out.status.success() && t.contains("PASS") && t.ends_with("1 passed, 0 failed\n"),
+        "{t}"
+    );
+    // The bound for a solved lab after the first build: a few seconds.
+    assert!(
+        took < Duration::from_secs(5),
+        "course check 1 took {took:?}"
+    );
+    let out = course(&["list", "--dir", "ws"], root);
+    assert!(
+        text(&out).contains("01 bitboards") && text(&out).contains("PASS"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn tournament_without_cutechess_says_so_and_fails() {
+    let scratch = Scratch::new("tournament");
+    let root = &scratch.0;
+    let engine = root.join("engine");
+    fs::write(&engine, "").expect("writable");
+    let e = engine.to_string_lossy().into_owned();
+    let out = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(["tournament", &e, &e])
+        .env("PATH", root)
+        .output()
+        .expect("course runs");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("cutechess-cli is not installed"),
+        "{}",
+        text(&out)
+    );
+    let out = course(&["tournament", &e], root);
+    assert!(
+        !out.status.success() && text(&out).contains("at least two engines"),
+        "{}",
+        text(&out)
+    );
+    let out = course(&["tournament", &e, "/no/such/engine"], root);
+    assert!(
+        !out.status.success() && text(&out).contains("is not an engine program"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn grade_survives_broken_and_hanging_students_and_writes_csv() {
+    let scratch = Scratch::new("grade");
+    let subs = scratch.0.join("subs");
+    fs::create_dir_all(&subs).expect("writable");
+    for (name, solutions) in [
+        ("alice", true),
+        ("bob", false),
+        ("carol", true),
+        ("dave", false),
+    ] {
+        let mut args = vec!["init", name];
+        if solutions {
+            args.push("--solutions");
+        }
+        assert!(course(&args, &subs).status.success());
+    }
+    // bob's code does not compile; carol's popcount never returns; dave hasn't started.
+    let bob = subs.join("bob/src/lab01_bitboards.rs");
+    fs::write(
+        &bob,
+        fs::read_to_string(&bob).expect("readable") + "\npub fn broken( {\n",
+    )
+    .expect("writable");
+    let carol = subs.join("carol/src/lab01_bitboards.rs");
+    let source = fs::read_to_string(&carol).expect("readable");
+    let start = source.find("pub fn popcount").expect("popcount is there");
+    let end = start + source[start..].find("\n}\n").expect("popcount ends") + 3;
+    let hang = "pub fn popcount(bb: Bitboard) -> u32 {\n    let mut b = bb;\n    loop {\n        std::hint::black_box(&mut b);\n    }\n}\n";
+    fs::write(
+        &carol,
+        format!("{}{hang}{}", &source[..start], &source[end..]),
+    )
+    .expect("writable");
+    // Harness tampering doesn't help: grading uses the course's own harness.
+    fs::write(
+        subs.join("dave/src/harness/lab01.rs"),
+        "pub fn call(_: &str, _: &[&str]) -> Result<String, String> { Ok(String::new()) }\n",
+    )
+    .expect("writable");
+
+    let started = Instant::now();
+    let out = course(
+        &[
+            "grade",
+            "subs",
+            "-o",
+            "grades.csv",
+            "--labs",
+            "1",
+            "--time-limit",
+            "20",
+            "--query-timeout",
+            "600",
+        ],
+        &scratch.0,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(120),
+        "grading took {:?}",
+        started.elapsed()
+    );
+    let csv = fs::read_to_string(scratch.0.join("grades.csv")).expect("grade wrote the CSV");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "student,lab01,passed,note");
+    assert_eq!(rows[1], "alice,PASS,1,");
+    assert!(
+        rows[2].starts_with("bob,BUILD FAILED,0,lab 01: error"),
+        "{csv}"
+    );
+    assert_eq!(
+        rows[3], "carol,TIME LIMIT,0,lab 01: not finished within 20 s",
+        "{csv}"
+    );
+    assert_eq!(rows[4], "dave,NOT STARTED,0,", "{csv}");
+    let left: Vec<_> = fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("pinmask-course-grade-")
+        })
+        .filter(|e| e.file_name().to_string_lossy().contains("-carol"))
+        .collect();
+    assert!(left.is_empty(), "grading left its copy behind: {left:?}");
+}
