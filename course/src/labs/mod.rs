@@ -19,10 +19,23 @@ mod lab01;
 mod lab02;
 mod lab03;
 mod lab04;
+mod lab09;
+mod lab10;
+mod lab11;
+mod lab12;
 
 /// Every lab of the course, in order.
 pub fn all() -> Vec<&'static dyn Lab> {
-    vec![&lab01::Lab01, &lab02::Lab02, &lab03::Lab03, &lab04::Lab04]
+    vec![
+        &lab01::Lab01,
+        &lab02::Lab02,
+        &lab03::Lab03,
+        &lab04::Lab04,
+        &lab09::Lab09,
+        &lab10::Lab10,
+        &lab11::Lab11,
+        &lab12::Lab12,
+    ]
 }
 
 /// The lab with this number, if the course has it.
