@@ -342,7 +342,12 @@ fn differences(expected: &Expect, got: &Expect) -> (Vec<String>, String) {
             what.push(format!("extra {}", diagram::squares(g & !e)));
         }
         parts.push(format!("{}: {}", SET_NAMES[i], what.join(", ")));
-        body.push_str(&format!("{}:\n{}\n", SET_NAMES[i], diagram::compare(e, g, Marks::default())));
+        body.push_str(&format!(
+            "{}:\n{}{}\n\n",
+            SET_NAMES[i],
+            diagram::compare(e, g, Marks::default()),
+            diagram::legend(e, g, Marks::default())
+        ));
     }
     if expected.white != got.white {
         let side = |w: bool| if w { "White" } else { "Black" };
@@ -364,10 +369,6 @@ fn differences(expected: &Expect, got: &Expect) -> (Vec<String>, String) {
     }
     if expected.fullmove != got.fullmove {
         parts.push(format!("fullmove number: expected {}, got {}", expected.fullmove, got.fullmove));
-    }
-    if !body.is_empty() {
-        body.push_str(diagram::LEGEND);
-        body.push('\n');
     }
     (parts, body)
 }

@@ -19,10 +19,15 @@ mod lab01;
 mod lab02;
 mod lab03;
 mod lab04;
+mod lab05;
+mod lab06;
+mod lab07;
+mod lab08;
 mod lab09;
 mod lab10;
 mod lab11;
 mod lab12;
+pub(crate) mod positions;
 
 /// Every lab of the course, in order.
 pub fn all() -> Vec<&'static dyn Lab> {
@@ -31,6 +36,10 @@ pub fn all() -> Vec<&'static dyn Lab> {
         &lab02::Lab02,
         &lab03::Lab03,
         &lab04::Lab04,
+        &lab05::Lab05,
+        &lab06::Lab06,
+        &lab07::Lab07,
+        &lab08::Lab08,
         &lab09::Lab09,
         &lab10::Lab10,
         &lab11::Lab11,

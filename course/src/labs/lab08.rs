@@ -1,0 +1,220 @@
+//! Lab 8's checker: castling, en passant, promotions, and the complete legal move generator
+//! (`legal_moves`, which labs 9 to 12 build on).
+
+use movegen::{Bitboard, Color, MoveKind, Piece, Position, Square};
+
+use crate::checker::{check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::compare::compare_move_lists;
+use crate::labs::positions::{self, names, oracle_moves, square};
+use crate::student::Student;
+
+/// Lab 8: castling, en passant and promotions.
+pub struct Lab08;
+
+static FILES: LabFiles = crate::lab_files!(
+    "08-special-moves",
+    [
+        "castle-through-attack.rs",
+        "castle-in-check.rs",
+        "castle-b1-attacked.rs",
+        "ep-rank-pin.rs",
+        "queen-only.rs"
+    ]
+);
+
+const LAB: u8 = 8;
+
+const HINT_CASTLE_CHECK: &str =
+    "no castling out of check: when the king is in check, castling_moves is empty.";
+const HINT_CASTLE_CROSS: &str =
+    "the king may not pass over an attacked square either: e1g1 needs f1 \
+     and g1 safe, e1c1 needs d1 and c1 safe (the same on rank 8).";
+const HINT_CASTLE_PATH: &str =
+    "every square between king and rook must be empty: f1 and g1 on the \
+     king side, b1, c1 and d1 on the queen side.";
+const HINT_CASTLE_B1: &str =
+    "only the king's squares must be safe; b1 (b8) must be empty but may be \
+     attacked, since only the rook crosses it.";
+const HINT_CASTLE_RIGHTS: &str = "castling needs its right (1 = white king side, 2 = white queen \
+     side, 4 = black king side, 8 = black queen side), the king and rook on their squares, an \
+     empty path and safe king squares; write it as the king's two-square step (e1g1).";
+const HINT_EP_RANK: &str =
+    "en passant takes two pawns off one rank at once: with both gone, a rook \
+     or queen on that rank may see the king, a pin the pin masks cannot show. Play the capture \
+     on a copy of the board and ask whether the king is attacked.";
+const HINT_EP: &str = "an en passant capture moves our pawn to the en passant square and removes \
+     the enemy pawn BEHIND it (one rank towards us); it is legal when our king is not attacked \
+     afterwards (play it on a copy of the board and ask attackers_to).";
+const HINT_PROMOTE: &str = "a pawn reaching the last rank may become a queen, a rook, a bishop or \
+     a knight: four moves (e7e8q e7e8r e7e8b e7e8n), and under-promotions matter (a knight \
+     promotion can give check when a queen cannot).";
+const HINT_PROMOTE_LEGAL: &str = "promotions are pawn moves like any other: pushes onto an empty \
+     square and captures, kept to the check mask and the pin masks (your lab 7 targets).";
+const HINT_ALL: &str = "legal_moves is lab 7's ordinary moves plus castling, en passant and the \
+     promotions, each move once.";
+
+impl Lab for Lab08 {
+    fn number(&self) -> u8 {
+        LAB
+    }
+    fn slug(&self) -> &'static str {
+        "special-moves"
+    }
+    fn title(&self) -> &'static str {
+        "castling, en passant, promotions"
+    }
+    fn files(&self) -> &'static LabFiles {
+        &FILES
+    }
+    fn check(&self, student: &mut Student) -> Verdict {
+        Verdict::from_result(run(student))
+    }
+}
+
+fn fail(d: Diagnosis) -> Verdict {
+    Verdict::Fail(d)
+}
+
+fn pos_of(fen: &str) -> Position {
+    Position::from_fen(fen).expect("the checker's positions are legal")
+}
+
+fn sq(name: &str) -> Option<Square> {
+    Square::parse(name)
+}
+
+/// The hint for a wrong list of castling moves.
+fn castling_hint(pos: &Position, missing: &[String], extra: &[String]) -> &'static str {
+    if !extra.is_empty() && pos.in_check() {
+        return HINT_CASTLE_CHECK;
+    }
+    let them = !pos.side_to_move();
+    let attacked = |s: Square| pos.is_attacked(s, them, pos.occupied());
+    for mv in extra {
+        let (Some(from), Some(to)) = (sq(&mv[0..2]), sq(&mv[2..4])) else {
+            continue;
+        };
+        let crossed = square(((from.index() + to.index()) / 2) as u8);
+        if attacked(crossed) || attacked(to) {
+            return HINT_CASTLE_CROSS;
+        }
+        return HINT_CASTLE_PATH;
+    }
+    for mv in missing {
+        if mv.ends_with("c1") || mv.ends_with("c8") {
+            let b = square(if mv.ends_with("c1") { 1 } else { 57 });
+            if attacked(b) {
+                return HINT_CASTLE_B1;
+            }
+        }
+    }
+    HINT_CASTLE_RIGHTS
+}
+
+/// The hint for a wrong list of en passant captures.
+fn en_passant_hint(pos: &Position, extra: &[String]) -> &'static str {
+    let us = pos.side_to_move();
+    let king = pos.king(us);
+    let rank = if us == Color::White { 4 } else { 3 };
+    let enemy_rank_sliders =
+        (pos.pieces(Piece::Rook) | pos.pieces(Piece::Queen)) & pos.colored(!us);
+    let rank_bb = Bitboard(0xffu64 << (rank * 8));
+    if !extra.is_empty() && king.index() / 8 == rank && (enemy_rank_sliders & rank_bb).nonempty() {
+        HINT_EP_RANK
+    } else {
+        HINT_EP
+    }
+}
+
+fn promotion_hint(missing: &[String], extra: &[String]) -> &'static str {
+    if extra.is_empty() && !missing.is_empty() && missing.iter().all(|m| !m.ends_with('q')) {
+        HINT_PROMOTE
+    } else {
+        HINT_PROMOTE_LEGAL
+    }
+}
+
+fn differences(expected: &[String], got: &[String]) -> (Vec<String>, Vec<String>) {
+    let missing = expected
+        .iter()
+        .filter(|m| !got.contains(m))
+        .cloned()
+        .collect();
+    let extra = got
+        .iter()
+        .filter(|m| !expected.contains(m))
+        .cloned()
+        .collect();
+    (missing, extra)
+}
+
+type Kind = fn(MoveKind) -> bool;
+
+fn check_list(
+    s: &mut Student,
+    function: &str,
+    fens: &[String],
+    keep: Kind,
+    hint: fn(&Position, &[String], &[String]) -> &'static str,
+    checked: &mut usize,
+) -> Result<(), Verdict> {
+    check_cases(
+        s,
+        fens.iter().cloned(),
+        |fen: &String| positions::simpler(fen),
+        |s, fen| {
+            let pos = pos_of(fen);
+            let got = names(&s.ask(LAB, function, &[&fen_to_arg(fen)])?);
+            let expected = oracle_moves(&pos, |m| keep(m.kind()));
+            compare_move_lists(&format!("{function}(board)"), fen, &expected, &got).map_err(|d| {
+                let (missing, extra) = differences(&expected, &got);
+                fail(d.with_hint(hint(&pos, &missing, &extra)))
+            })
+        },
+        checked,
+    )
+}
+
+fn run(s: &mut Student) -> Result<usize, Verdict> {
+    let mut checked = 0;
+    let castling = positions::castling(0x08_ca57, 60);
+    let en_passant = positions::en_passant(0x08_e9, 60);
+    let promotions = positions::promotions(0x08_9a0, 40);
+    let mut mixed = positions::mixed(0x08_a11, 24, 24);
+    check_list(
+        s,
+        "castling_moves",
+        &castling,
+        |k| k == MoveKind::Castle,
+        castling_hint,
+        &mut checked,
+    )?;
+    check_list(
+        s,
+        "en_passant_moves",
+        &en_passant,
+        |k| k == MoveKind::EnPassant,
+        |pos, _, extra| en_passant_hint(pos, extra),
+        &mut checked,
+    )?;
+    check_list(
+        s,
+        "promotion_moves",
+        &promotions,
+        |k| matches!(k, MoveKind::Promotion(_)),
+        |_, missing, extra| promotion_hint(missing, extra),
+        &mut checked,
+    )?;
+    mixed.extend(castling.into_iter().step_by(3));
+    mixed.extend(en_passant.into_iter().step_by(3));
+    mixed.extend(promotions.into_iter().step_by(3));
+    check_list(
+        s,
+        "legal_moves",
+        &mixed,
+        |_| true,
+        |_, _, _| HINT_ALL,
+        &mut checked,
+    )?;
+    Ok(checked)
+}
