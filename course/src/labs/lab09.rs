@@ -20,6 +20,7 @@ static FILES: LabFiles = crate::lab_files!(
     "09-position",
     [
         "ranks-bottom-up.rs",
+        "rook-capture-keeps-castling.rs",
         "en-passant-pawn-stays.rs",
         "key-forgets-castling.rs",
     ]
@@ -29,36 +30,45 @@ const LAB: u8 = 9;
 
 const HINT_RANKS: &str = "your board is upside down: a FEN lists rank 8 first, so the first group \
      of the placement fills squares 56..63 (a8..h8) and the last fills 0..7 (a1..h1).";
-const HINT_FILES: &str = "your board is mirrored left to right: inside a rank, a FEN goes from the \
+const HINT_FILES: &str =
+    "your board is mirrored left to right: inside a rank, a FEN goes from the \
      a-file to the h-file, so the square is rank * 8 + file with file counting up.";
 const HINT_PLACEMENT: &str = "walk the placement one character at a time: a digit skips that many \
      squares, a letter puts a piece (upper case White, lower case Black) and moves one square right, \
      '/' goes down one rank to the a-file.";
-const HINT_CASTLING_FIELD: &str = "the castling field is `-` or letters from KQkq: K = 1 (White king \
+const HINT_CASTLING_FIELD: &str =
+    "the castling field is `-` or letters from KQkq: K = 1 (White king \
      side), Q = 2, k = 4, q = 8; OR the bits together.";
-const HINT_EP_FIELD: &str = "the fourth field is `-` or the square a pawn just skipped (e3 or d6), \
+const HINT_EP_FIELD: &str =
+    "the fourth field is `-` or the square a pawn just skipped (e3 or d6), \
      square = (rank - 1) * 8 + file.";
 const HINT_SIDE_FIELD: &str = "the second field is `w` or `b`: the side to move.";
-const HINT_CLOCKS: &str = "the last two fields are the halfmove clock (moves since the last capture \
+const HINT_CLOCKS: &str =
+    "the last two fields are the halfmove clock (moves since the last capture \
      or pawn move) and the fullmove number (starts at 1, goes up after each Black move).";
-const HINT_BAD_FEN: &str = "a FEN from a user can be anything: check the number of fields, of ranks \
+const HINT_BAD_FEN: &str =
+    "a FEN from a user can be anything: check the number of fields, of ranks \
      and of squares in each rank, each letter, and return Err(message) instead of panicking \
      (use .get(i) and match, not [i] and unwrap).";
 const HINT_TO_FEN: &str = "write rank 8 first; count empty squares and write the count before the \
      next piece and at the end of the rank; `-` for no castling right and no en-passant square; then \
      both clocks.";
-const HINT_EP_VICTIM: &str = "en passant captures a pawn that is not on the target square: it stands \
+const HINT_EP_VICTIM: &str =
+    "en passant captures a pawn that is not on the target square: it stands \
      one rank behind it (below the target for White, above for Black). Remove it too.";
-const HINT_CASTLE_ROOK: &str = "castling moves two pieces: the king two squares and the rook jumping \
+const HINT_CASTLE_ROOK: &str =
+    "castling moves two pieces: the king two squares and the rook jumping \
      over it (h1 to f1 for e1g1, a1 to d1 for e1c1, the same on rank 8).";
-const HINT_ROOK_CAPTURED: &str = "a castling right also goes when its rook is captured on its corner: \
+const HINT_ROOK_CAPTURED: &str =
+    "a castling right also goes when its rook is captured on its corner: \
      a move TO a1, h1, a8 or h8 clears that right too. A table of the rights each square keeps, \
      applied to both the from- and the to-square, handles every case.";
 const HINT_RIGHTS: &str = "a king move clears both its side's castling rights; a rook leaving its \
      corner clears that corner's right; castling itself is a king move.";
 const HINT_EP_SQUARE: &str = "after a double push the en-passant square is the skipped square \
      (e2e4 gives e3), after every other move it is None.";
-const HINT_PROMOTION: &str = "a promoting pawn leaves the pawn set: put the promotion piece on the \
+const HINT_PROMOTION: &str =
+    "a promoting pawn leaves the pawn set: put the promotion piece on the \
      to-square instead of the pawn.";
 const HINT_CAPTURE: &str = "a capture must remove the captured piece from the other side's set \
      (find which of their six sets has the to-square).";
@@ -68,7 +78,8 @@ const HINT_RANDOM: &str = "xorshift64*: x ^= x >> 12; x ^= x << 25; x ^= x >> 27
 const HINT_SAME_KEY: &str = "a key must depend only on the position (pieces, side, castling, en \
      passant), never on the clocks, on how the position was reached, or on anything random at run \
      time: make the numbers once from a fixed seed.";
-const HINT_COLLISION: &str = "two different positions got the same key: one part of the position is \
+const HINT_COLLISION: &str =
+    "two different positions got the same key: one part of the position is \
      not in your key. XOR one number per piece per square, one for Black to move, one per castling \
      state (or per right) and one per en-passant file.";
 const HINT_INCREMENTAL: &str = "update_key must XOR out everything the move takes away and XOR in \
@@ -184,7 +195,11 @@ impl Expect {
                 _ => 0,
             };
         }
-        let ep = if f[3] == "-" { None } else { square_index(f[3]) };
+        let ep = if f[3] == "-" {
+            None
+        } else {
+            square_index(f[3])
+        };
         Some(Expect {
             sets,
             white: f[1] == "w",
@@ -275,7 +290,11 @@ impl Expect {
             sets,
             white: f[1] == "w",
             castling: f[2].parse().ok()?,
-            ep: if f[3] == "-" { None } else { Some(square_index(f[3])?) },
+            ep: if f[3] == "-" {
+                None
+            } else {
+                Some(square_index(f[3])?)
+            },
             halfmove: f[4].parse().ok()?,
             fullmove: f[5].parse().ok()?,
         })
@@ -283,7 +302,8 @@ impl Expect {
 
     /// The same position apart from the clocks.
     pub fn same_position(&self, other: &Expect) -> bool {
-        (self.sets, self.white, self.castling, self.ep) == (other.sets, other.white, other.castling, other.ep)
+        (self.sets, self.white, self.castling, self.ep)
+            == (other.sets, other.white, other.castling, other.ep)
     }
 
     fn piece_count(&self) -> u32 {
@@ -351,7 +371,11 @@ fn differences(expected: &Expect, got: &Expect) -> (Vec<String>, String) {
     }
     if expected.white != got.white {
         let side = |w: bool| if w { "White" } else { "Black" };
-        parts.push(format!("side to move: expected {}, got {}", side(expected.white), side(got.white)));
+        parts.push(format!(
+            "side to move: expected {}, got {}",
+            side(expected.white),
+            side(got.white)
+        ));
     }
     if expected.castling != got.castling {
         parts.push(format!(
@@ -362,13 +386,23 @@ fn differences(expected: &Expect, got: &Expect) -> (Vec<String>, String) {
     }
     if expected.ep != got.ep {
         let name = |e: Option<u8>| e.map_or("none".to_string(), diagram::square_name);
-        parts.push(format!("en-passant square: expected {}, got {}", name(expected.ep), name(got.ep)));
+        parts.push(format!(
+            "en-passant square: expected {}, got {}",
+            name(expected.ep),
+            name(got.ep)
+        ));
     }
     if expected.halfmove != got.halfmove {
-        parts.push(format!("halfmove clock: expected {}, got {}", expected.halfmove, got.halfmove));
+        parts.push(format!(
+            "halfmove clock: expected {}, got {}",
+            expected.halfmove, got.halfmove
+        ));
     }
     if expected.fullmove != got.fullmove {
-        parts.push(format!("fullmove number: expected {}, got {}", expected.fullmove, got.fullmove));
+        parts.push(format!(
+            "fullmove number: expected {}, got {}",
+            expected.fullmove, got.fullmove
+        ));
     }
     (parts, body)
 }
@@ -463,50 +497,96 @@ fn parse_hint(expected: &Expect, got: &Expect) -> &'static str {
 }
 
 fn check_parse(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
-    check_cases(s, pool.to_vec(), |f| fewer_pieces(f), |s, fen| {
-        let args = [fen_to_arg(fen)];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let answer = s.ask(LAB, "parse_fen", &args)?;
-        let call = call_text("parse_fen", &args);
-        let expected = Expect::from_fen(fen).expect("the pool's FENs are valid");
-        if let Some(message) = answer.strip_prefix("err") {
-            return Err(fail(
-                Diagnosis::new(format!("{call} returned Err({}) for a valid FEN", message.trim()))
+    check_cases(
+        s,
+        pool.to_vec(),
+        |f| fewer_pieces(f),
+        |s, fen| {
+            let args = [fen_to_arg(fen)];
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let answer = s.ask(LAB, "parse_fen", &args)?;
+            let call = call_text("parse_fen", &args);
+            let expected = Expect::from_fen(fen).expect("the pool's FENs are valid");
+            if let Some(message) = answer.strip_prefix("err") {
+                return Err(fail(
+                    Diagnosis::new(format!(
+                        "{call} returned Err({}) for a valid FEN",
+                        message.trim()
+                    ))
                     .with_fen(fen.clone())
                     .with_hint(HINT_PLACEMENT),
-            ));
-        }
-        let got = answer
-            .strip_prefix("board ")
-            .and_then(Expect::from_dump)
-            .ok_or_else(|| fail(Diagnosis::new(format!("{call}: the harness answered `{answer}`"))))?;
-        if got == expected {
-            return Ok(());
-        }
-        let (parts, body) = differences(&expected, &got);
-        Err(fail(
-            Diagnosis::new(format!("{call} is wrong: {}", parts.join("; ")))
-                .with_fen(fen.clone())
-                .with_body(body)
-                .with_hint(parse_hint(&expected, &got)),
-        ))
-    }, checked)
+                ));
+            }
+            let got = answer
+                .strip_prefix("board ")
+                .and_then(Expect::from_dump)
+                .ok_or_else(|| {
+                    fail(Diagnosis::new(format!(
+                        "{call}: the harness answered `{answer}`"
+                    )))
+                })?;
+            if got == expected {
+                return Ok(());
+            }
+            let (parts, body) = differences(&expected, &got);
+            Err(fail(
+                Diagnosis::new(format!("{call} is wrong: {}", parts.join("; ")))
+                    .with_fen(fen.clone())
+                    .with_body(body)
+                    .with_hint(parse_hint(&expected, &got)),
+            ))
+        },
+        checked,
+    )
 }
 
 /// Strings that are not FENs, and what is wrong with each.
 const BAD_FENS: &[(&str, &str)] = &[
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "only the placement, no other field"),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "only the placement, no other field",
+    ),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "9 ranks"),
-    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "a rank of 9 squares"),
-    ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "a rank of 9 pawns"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP/RNBQKBNR w KQkq - 0 1", "a rank of 7 squares"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "the letter X"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move x"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1", "castling letter z"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en-passant square e9"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove clock x"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "fullmove number -1"),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "9 ranks",
+    ),
+    (
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "a rank of 9 squares",
+    ),
+    (
+        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "a rank of 9 pawns",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "a rank of 7 squares",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "the letter X",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "side to move x",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+        "castling letter z",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+        "en-passant square e9",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        "halfmove clock x",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+        "fullmove number -1",
+    ),
 ];
 
 fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
@@ -515,8 +595,11 @@ fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         let call = call_text("parse_fen", &[&arg]);
         let answer = s.ask(LAB, "parse_fen", &[&arg]).map_err(|v| match v {
             Verdict::Fail(d) => fail(
-                Diagnosis::new(format!("{} (the FEN has {what}: return Err, don't panic)", d.summary))
-                    .with_hint(HINT_BAD_FEN),
+                Diagnosis::new(format!(
+                    "{} (the FEN has {what}: return Err, don't panic)",
+                    d.summary
+                ))
+                .with_hint(HINT_BAD_FEN),
             ),
             other => other,
         })?;
@@ -533,23 +616,42 @@ fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
 }
 
 fn check_to_fen(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
-    check_cases(s, pool.to_vec(), |f| fewer_pieces(f), |s, fen| {
-        let arg = fen_to_arg(fen);
-        let got = s.ask(LAB, "to_fen", &[&arg])?;
-        if got.trim() == fen {
-            return Ok(());
-        }
-        let names = ["placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number"];
-        let e: Vec<&str> = fen.split_whitespace().collect();
-        let g: Vec<&str> = got.split_whitespace().collect();
-        let wrong: Vec<&str> = (0..6).filter(|&i| e.get(i) != g.get(i)).map(|i| names[i]).collect();
-        Err(fail(
-            Diagnosis::new(format!("to_fen is wrong ({}) for the board of \"{fen}\"", wrong.join(", ")))
+    check_cases(
+        s,
+        pool.to_vec(),
+        |f| fewer_pieces(f),
+        |s, fen| {
+            let arg = fen_to_arg(fen);
+            let got = s.ask(LAB, "to_fen", &[&arg])?;
+            if got.trim() == fen {
+                return Ok(());
+            }
+            let names = [
+                "placement",
+                "side to move",
+                "castling",
+                "en passant",
+                "halfmove clock",
+                "fullmove number",
+            ];
+            let e: Vec<&str> = fen.split_whitespace().collect();
+            let g: Vec<&str> = got.split_whitespace().collect();
+            let wrong: Vec<&str> = (0..6)
+                .filter(|&i| e.get(i) != g.get(i))
+                .map(|i| names[i])
+                .collect();
+            Err(fail(
+                Diagnosis::new(format!(
+                    "to_fen is wrong ({}) for the board of \"{fen}\"",
+                    wrong.join(", ")
+                ))
                 .with_fen(fen.clone())
                 .with_body(format!("expected: {fen}\ngot:      {got}\n"))
                 .with_hint(HINT_TO_FEN),
-        ))
-    }, checked)
+            ))
+        },
+        checked,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -603,48 +705,73 @@ fn play_hint(pos: &Position, mv: movegen::Move, expected: &Expect, got: &Expect)
     HINT_CLOCKS
 }
 
-fn check_play(s: &mut Student, cases: &[(String, String)], checked: &mut usize) -> Result<(), Verdict> {
-    check_cases(s, cases.to_vec(), simpler_case, |s, (fen, name)| {
-        let pos = Position::from_fen(fen).expect("valid");
-        let mv = pos.parse_uci_move(name).expect("legal");
-        let expected = Expect::after(&pos, mv);
-        let args = [fen_to_arg(fen), name.clone()];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let answer = s.ask(LAB, "play", &args)?;
-        let call = call_text("play", &args);
-        let got = Expect::from_dump(&answer)
-            .ok_or_else(|| fail(Diagnosis::new(format!("{call}: the harness answered `{answer}`"))))?;
-        if got == expected {
-            return Ok(());
-        }
-        let (parts, body) = differences(&expected, &got);
-        Err(fail(
-            Diagnosis::new(format!("{call} is wrong: {}", parts.join("; ")))
-                .with_fen(fen.clone())
-                .with_body(format!("the move: {name}\nexpected after it: {}\n{body}", expected.fen()))
-                .with_hint(play_hint(&pos, mv, &expected, &got)),
-        ))
-    }, checked)
+fn check_play(
+    s: &mut Student,
+    cases: &[(String, String)],
+    checked: &mut usize,
+) -> Result<(), Verdict> {
+    check_cases(
+        s,
+        cases.to_vec(),
+        simpler_case,
+        |s, (fen, name)| {
+            let pos = Position::from_fen(fen).expect("valid");
+            let mv = pos.parse_uci_move(name).expect("legal");
+            let expected = Expect::after(&pos, mv);
+            let args = [fen_to_arg(fen), name.clone()];
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let answer = s.ask(LAB, "play", &args)?;
+            let call = call_text("play", &args);
+            let got = Expect::from_dump(&answer).ok_or_else(|| {
+                fail(Diagnosis::new(format!(
+                    "{call}: the harness answered `{answer}`"
+                )))
+            })?;
+            if got == expected {
+                return Ok(());
+            }
+            let (parts, body) = differences(&expected, &got);
+            Err(fail(
+                Diagnosis::new(format!("{call} is wrong: {}", parts.join("; ")))
+                    .with_fen(fen.clone())
+                    .with_body(format!(
+                        "the move: {name}\nexpected after it: {}\n{body}",
+                        expected.fen()
+                    ))
+                    .with_hint(play_hint(&pos, mv, &expected, &got)),
+            ))
+        },
+        checked,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
 // Zobrist keys.
 
 fn parse_keys(answer: &str) -> Option<Vec<u64>> {
-    answer.split_whitespace().map(|w| u64::from_str_radix(w, 16).ok()).collect()
+    answer
+        .split_whitespace()
+        .map(|w| u64::from_str_radix(w, 16).ok())
+        .collect()
 }
 
 fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     let first = s.ask(LAB, "random", &["1", "1000"])?;
-    let numbers = parse_keys(&first).filter(|v| v.len() == 1000).ok_or_else(|| {
-        fail(Diagnosis::new(format!("random_u64: the harness answered `{first}`")))
-    })?;
+    let numbers = parse_keys(&first)
+        .filter(|v| v.len() == 1000)
+        .ok_or_else(|| {
+            fail(Diagnosis::new(format!(
+                "random_u64: the harness answered `{first}`"
+            )))
+        })?;
     s.stop();
     let again = s.ask(LAB, "random", &["1", "1000"])?;
     if again != first {
         return Err(fail(
-            Diagnosis::new("random_u64 from seed 1 gave different numbers in two runs of your program")
-                .with_hint(HINT_RANDOM),
+            Diagnosis::new(
+                "random_u64 from seed 1 gave different numbers in two runs of your program",
+            )
+            .with_hint(HINT_RANDOM),
         ));
     }
     let mut sorted = numbers.clone();
@@ -673,10 +800,14 @@ fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         }
     }
     let other = s.ask(LAB, "random", &["2", "10"])?;
-    if other.split_whitespace().collect::<Vec<_>>() == first.split_whitespace().take(10).collect::<Vec<_>>() {
+    if other.split_whitespace().collect::<Vec<_>>()
+        == first.split_whitespace().take(10).collect::<Vec<_>>()
+    {
         return Err(fail(
-            Diagnosis::new("random_u64 gives the same numbers from seed 2 as from seed 1: use the state")
-                .with_hint(HINT_RANDOM),
+            Diagnosis::new(
+                "random_u64 gives the same numbers from seed 2 as from seed 1: use the state",
+            )
+            .with_hint(HINT_RANDOM),
         ));
     }
     *checked += 3;
@@ -686,8 +817,11 @@ fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
 fn key_of(s: &mut Student, fen: &str) -> Result<u64, Verdict> {
     let arg = fen_to_arg(fen);
     let answer = s.ask(LAB, "zobrist", &[&arg])?;
-    u64::from_str_radix(answer.trim(), 16)
-        .map_err(|_| fail(Diagnosis::new(format!("zobrist: the harness answered `{answer}`"))))
+    u64::from_str_radix(answer.trim(), 16).map_err(|_| {
+        fail(Diagnosis::new(format!(
+            "zobrist: the harness answered `{answer}`"
+        )))
+    })
 }
 
 /// Pairs of FENs of one position reached differently (other clocks, other move orders).
@@ -704,8 +838,14 @@ fn transpositions() -> Vec<(String, String)> {
     };
     vec![
         (line(&[]), line(&["g1f3", "g8f6", "f3g1", "f6g8"])),
-        (line(&["e2e3", "e7e6", "g1f3", "g8f6"]), line(&["g1f3", "g8f6", "e2e3", "e7e6"])),
-        (line(&["d2d4", "d7d5", "c1f4", "c8f5", "b1c3"]), line(&["b1c3", "d7d5", "d2d4", "c8f5", "c1f4"])),
+        (
+            line(&["e2e3", "e7e6", "g1f3", "g8f6"]),
+            line(&["g1f3", "g8f6", "e2e3", "e7e6"]),
+        ),
+        (
+            line(&["d2d4", "d7d5", "c1f4", "c8f5", "b1c3"]),
+            line(&["b1c3", "d7d5", "d2d4", "c8f5", "c1f4"]),
+        ),
     ]
 }
 
@@ -764,7 +904,12 @@ fn distinct_positions(pool: &[String]) -> Vec<String> {
             no_ep.ep = None;
             variants.push(no_ep);
         }
-        out.extend(variants.into_iter().map(|v| v.fen()).filter(|f| Position::from_fen(f).is_ok()));
+        out.extend(
+            variants
+                .into_iter()
+                .map(|v| v.fen())
+                .filter(|f| Position::from_fen(f).is_ok()),
+        );
     }
     let mut seen = Vec::<Expect>::new();
     out.retain(|f| {
@@ -779,12 +924,19 @@ fn distinct_positions(pool: &[String]) -> Vec<String> {
     out
 }
 
-fn check_distinct_keys(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_distinct_keys(
+    s: &mut Student,
+    pool: &[String],
+    checked: &mut usize,
+) -> Result<(), Verdict> {
     let mut keys: HashMap<u64, String> = HashMap::new();
     for fen in distinct_positions(pool) {
         let key = key_of(s, &fen)?;
         if let Some(other) = keys.get(&key) {
-            let (a, b) = (Expect::from_fen(other).expect("valid"), Expect::from_fen(&fen).expect("valid"));
+            let (a, b) = (
+                Expect::from_fen(other).expect("valid"),
+                Expect::from_fen(&fen).expect("valid"),
+            );
             let (parts, body) = differences(&a, &b);
             return Err(fail(
                 Diagnosis::new(format!(
@@ -802,42 +954,60 @@ fn check_distinct_keys(s: &mut Student, pool: &[String], checked: &mut usize) ->
     Ok(())
 }
 
-fn check_incremental(s: &mut Student, cases: &[(String, String)], checked: &mut usize) -> Result<(), Verdict> {
-    check_cases(s, cases.to_vec(), simpler_case, |s, (fen, name)| {
-        let args = [fen_to_arg(fen), name.clone()];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let answer = s.ask(LAB, "keys", &args)?;
-        let keys = parse_keys(&answer)
-            .filter(|k| k.len() == 3)
-            .ok_or_else(|| fail(Diagnosis::new(format!("keys: the harness answered `{answer}`"))))?;
-        if keys[1] == keys[2] {
-            return Ok(());
-        }
-        let pos = Position::from_fen(fen).expect("valid");
-        let mv = pos.parse_uci_move(name).expect("legal");
-        let kind = match mv.kind() {
-            MoveKind::Castle => "castling: the rook moves too, and the castling rights change",
-            MoveKind::EnPassant => "en passant: the captured pawn is not on the to-square",
-            MoveKind::Promotion(_) => "a promotion: a new piece arrives, the pawn leaves",
-            MoveKind::Normal if Expect::after(&pos, mv).ep.is_some() => "a double push: an en-passant file appears",
-            MoveKind::Normal if pos.piece_on(mv.to()).is_some() => "a capture",
-            MoveKind::Normal => "a quiet move",
-        };
-        let before = Expect::from_fen(fen).expect("valid");
-        let after = Expect::after(&pos, mv);
-        let mut changes = Vec::new();
-        if before.castling != after.castling {
-            changes.push(format!(
-                "castling rights {} -> {}",
-                castling_text(before.castling),
-                castling_text(after.castling)
-            ));
-        }
-        if before.ep != after.ep {
-            let n = |e: Option<u8>| e.map_or("none".to_string(), diagram::square_name);
-            changes.push(format!("en-passant square {} -> {}", n(before.ep), n(after.ep)));
-        }
-        Err(fail(
+fn check_incremental(
+    s: &mut Student,
+    cases: &[(String, String)],
+    checked: &mut usize,
+) -> Result<(), Verdict> {
+    check_cases(
+        s,
+        cases.to_vec(),
+        simpler_case,
+        |s, (fen, name)| {
+            let args = [fen_to_arg(fen), name.clone()];
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let answer = s.ask(LAB, "keys", &args)?;
+            let keys = parse_keys(&answer)
+                .filter(|k| k.len() == 3)
+                .ok_or_else(|| {
+                    fail(Diagnosis::new(format!(
+                        "keys: the harness answered `{answer}`"
+                    )))
+                })?;
+            if keys[1] == keys[2] {
+                return Ok(());
+            }
+            let pos = Position::from_fen(fen).expect("valid");
+            let mv = pos.parse_uci_move(name).expect("legal");
+            let kind = match mv.kind() {
+                MoveKind::Castle => "castling: the rook moves too, and the castling rights change",
+                MoveKind::EnPassant => "en passant: the captured pawn is not on the to-square",
+                MoveKind::Promotion(_) => "a promotion: a new piece arrives, the pawn leaves",
+                MoveKind::Normal if Expect::after(&pos, mv).ep.is_some() => {
+                    "a double push: an en-passant file appears"
+                }
+                MoveKind::Normal if pos.piece_on(mv.to()).is_some() => "a capture",
+                MoveKind::Normal => "a quiet move",
+            };
+            let before = Expect::from_fen(fen).expect("valid");
+            let after = Expect::after(&pos, mv);
+            let mut changes = Vec::new();
+            if before.castling != after.castling {
+                changes.push(format!(
+                    "castling rights {} -> {}",
+                    castling_text(before.castling),
+                    castling_text(after.castling)
+                ));
+            }
+            if before.ep != after.ep {
+                let n = |e: Option<u8>| e.map_or("none".to_string(), diagram::square_name);
+                changes.push(format!(
+                    "en-passant square {} -> {}",
+                    n(before.ep),
+                    n(after.ep)
+                ));
+            }
+            Err(fail(
             Diagnosis::new(format!(
                 "update_key(board, key, {name}) gives {:016x}, but zobrist(&play(board, {name})) gives {:016x}",
                 keys[1], keys[2]
@@ -850,5 +1020,7 @@ fn check_incremental(s: &mut Student, cases: &[(String, String)], checked: &mut 
             ))
             .with_hint(HINT_INCREMENTAL),
         ))
-    }, checked)
+        },
+        checked,
+    )
 }

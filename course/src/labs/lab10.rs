@@ -38,20 +38,26 @@ pub const CROWD_EXPORT: &str = include_str!("../../../tests/data/crowd_export.ep
 /// few seconds (each count needs about count / 30 calls of `legal_moves`).
 const MAX_COUNT: u64 = 100_000;
 
-const HINT_DEPTH_ZERO: &str = "perft(board, 0) is 1: at depth 0 the position itself is the one leaf. \
+const HINT_DEPTH_ZERO: &str =
+    "perft(board, 0) is 1: at depth 0 the position itself is the one leaf. \
      Test `depth == 0` first and return 1; `depth == 1` may then return the number of moves (bulk \
      counting).";
-const HINT_NO_MOVES: &str = "a checkmate or stalemate has no legal moves, so no paths of depth 1 or more: \
+const HINT_NO_MOVES: &str =
+    "a checkmate or stalemate has no legal moves, so no paths of depth 1 or more: \
      the loop over the moves adds nothing and perft is 0.";
-const HINT_DIVIDE: &str = "divide(board, depth) lists each legal move with perft(play(board, mv), depth - 1): \
+const HINT_DIVIDE: &str =
+    "divide(board, depth) lists each legal move with perft(play(board, mv), depth - 1): \
      the counts must add up to perft(board, depth).";
-const HINT_CHILD: &str = "each move's subtree is counted from the position AFTER the move: recurse on \
+const HINT_CHILD: &str =
+    "each move's subtree is counted from the position AFTER the move: recurse on \
      play(board, mv), with depth - 1.";
-const HINT_LEAVES: &str = "perft counts the leaves only (the positions exactly `depth` plies away), not \
+const HINT_LEAVES: &str =
+    "perft counts the leaves only (the positions exactly `depth` plies away), not \
      the positions passed on the way down.";
 const HINT_GENERATOR: &str = "this is a bug in your move generator, found by perft: fix it in lab 8 \
      (`course check 8` shows more) and come back. The position above is the smallest where your moves differ.";
-const HINT_PLAY: &str = "your move lists agree with the reference at every position on the way down, \
+const HINT_PLAY: &str =
+    "your move lists agree with the reference at every position on the way down, \
      but the positions themselves don't: check play() (lab 9) for the move named above.";
 
 impl Lab for Lab10 {
@@ -104,7 +110,10 @@ fn ask_count(s: &mut Student, fen: &str, depth: u32) -> Result<u64, Verdict> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let answer = s.ask(LAB, "perft", &args)?;
     answer.trim().parse().map_err(|_| {
-        fail(Diagnosis::new(format!("{}: the harness answered `{answer}`", call_text("perft", &args))))
+        fail(Diagnosis::new(format!(
+            "{}: the harness answered `{answer}`",
+            call_text("perft", &args)
+        )))
     })
 }
 
@@ -119,22 +128,46 @@ fn ask_divide(s: &mut Student, fen: &str, depth: u32) -> Result<Vec<(String, u64
             Some((m.to_string(), n.parse().ok()?))
         })
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| fail(Diagnosis::new(format!("{}: the harness answered `{answer}`", call_text("divide", &args)))))
+        .ok_or_else(|| {
+            fail(Diagnosis::new(format!(
+                "{}: the harness answered `{answer}`",
+                call_text("divide", &args)
+            )))
+        })
 }
 
 fn ask_moves(s: &mut Student, fen: &str) -> Result<Vec<String>, Verdict> {
     let arg = fen_to_arg(fen);
-    Ok(s.ask(LAB, "moves", &[&arg])?.split_whitespace().map(String::from).collect())
+    Ok(s.ask(LAB, "moves", &[&arg])?
+        .split_whitespace()
+        .map(String::from)
+        .collect())
 }
 
 fn check_depth_zero(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     let cases = [
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, 1),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0, 1),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            0,
+            1,
+        ),
         // Fool's mate: White is checkmated; 1 at depth 0, nothing below.
-        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 0, 1),
-        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 1, 0),
-        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 2, 0),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            0,
+            1,
+        ),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            1,
+            0,
+        ),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            2,
+            0,
+        ),
         // Stalemate.
         ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 1, 0),
     ];
@@ -142,14 +175,17 @@ fn check_depth_zero(s: &mut Student, checked: &mut usize) -> Result<(), Verdict>
         let got = ask_count(s, fen, depth)?;
         if got != expected {
             let call = format!("perft(\"{fen}\", {depth})");
-            let d = Diagnosis::new(format!("{call} returned {got}, expected {expected}")).with_fen(fen);
+            let d =
+                Diagnosis::new(format!("{call} returned {got}, expected {expected}")).with_fen(fen);
             return Err(fail(if depth == 0 {
-                d.with_body("at depth 0 the only path is the empty one: the position itself.\n").with_hint(HINT_DEPTH_ZERO)
+                d.with_body("at depth 0 the only path is the empty one: the position itself.\n")
+                    .with_hint(HINT_DEPTH_ZERO)
             } else if got > expected {
                 d.with_body("there is no legal move here, so no path of one move or more: a count above 0 counts the position itself.\n")
                     .with_hint(HINT_LEAVES)
             } else {
-                d.with_body("there is no legal move here.\n").with_hint(HINT_NO_MOVES)
+                d.with_body("there is no legal move here.\n")
+                    .with_hint(HINT_NO_MOVES)
             }));
         }
         *checked += 1;
@@ -187,14 +223,22 @@ fn epd_counts(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
 /// count up to `MAX_COUNT`, smallest count first (so the first failure is a small tree).
 fn suite() -> Vec<Count> {
     let mut out = Vec::new();
-    for (text, source) in [(THESIS_POSITIONS, "tests/data/thesis_positions.epd"), (PERFT_SUITE, "tests/data/perft_standard.epd")] {
+    for (text, source) in [
+        (THESIS_POSITIONS, "tests/data/thesis_positions.epd"),
+        (PERFT_SUITE, "tests/data/perft_standard.epd"),
+    ] {
         for (fen, counts) in epd_counts(text) {
             if Position::from_fen(&fen).is_err() {
                 continue;
             }
             for (depth, count) in counts {
                 if count <= MAX_COUNT && depth <= 3 {
-                    out.push(Count { fen: fen.clone(), depth, count, source });
+                    out.push(Count {
+                        fen: fen.clone(),
+                        depth,
+                        count,
+                        source,
+                    });
                 }
             }
         }
@@ -222,9 +266,18 @@ fn check_suite(s: &mut Student, suite: &[Count], checked: &mut usize) -> Result<
 /// Divide on a few positions: the same moves with the same counts as the reference.
 fn check_divide(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     for (fen, depth) in [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
-        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            1,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            3,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            2,
+        ),
         ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
     ] {
         let pos = Position::from_fen(fen).expect("valid");
@@ -270,9 +323,12 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
         let pos = Position::from_fen(&fen).expect("positions on the walk are valid");
         if depth == 0 {
             let got = ask_count(s, &fen, 0)?;
-            return Ok(Diagnosis::new(format!("{}perft(\"{fen}\", 0) returned {got}, expected 1", shown_path(&path)))
-                .with_fen(fen)
-                .with_hint(HINT_DEPTH_ZERO));
+            return Ok(Diagnosis::new(format!(
+                "{}perft(\"{fen}\", 0) returned {got}, expected 1",
+                shown_path(&path)
+            ))
+            .with_fen(fen)
+            .with_hint(HINT_DEPTH_ZERO));
         }
         let got = ask_divide(s, &fen, depth)?;
         let expected = reference_divide(&pos, depth);
@@ -281,8 +337,11 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
         let call = format!("divide(\"{fen}\", {depth})");
         if let Err(d) = compare_move_lists(&call, &fen, &expected_moves, &got_moves) {
             let generator = ask_moves(s, &fen)?;
-            let from_generator = compare_move_lists("legal_moves", &fen, &legal_names(&pos), &generator);
-            let mut d = Diagnosis::new(format!("{}{}", shown_path(&path), d.summary)).with_fen(fen.clone()).with_body(d.body);
+            let from_generator =
+                compare_move_lists("legal_moves", &fen, &legal_names(&pos), &generator);
+            let mut d = Diagnosis::new(format!("{}{}", shown_path(&path), d.summary))
+                .with_fen(fen.clone())
+                .with_body(d.body);
             d = match from_generator {
                 Err(g) => Diagnosis::new(format!(
                     "{}the smallest position where your moves differ: {}",
@@ -305,14 +364,25 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
         let sum: u64 = got.iter().map(|(_, n)| n).sum();
         let own = ask_count(s, &fen, depth)?;
         let reference = reference_perft(&pos, depth);
-        let wrong: Option<&(String, u64)> = got.iter().zip(&expected).find(|(g, e)| g.1 != e.1).map(|(g, _)| g);
+        let wrong: Option<&(String, u64)> = got
+            .iter()
+            .zip(&expected)
+            .find(|(g, e)| g.1 != e.1)
+            .map(|(g, _)| g);
         let Some((mv, count)) = wrong else {
             if own == reference {
-                return Ok(Diagnosis::new(format!("{}{call} agrees with the reference here", shown_path(&path)))
-                    .with_fen(fen)
-                    .with_hint(HINT_PLAY));
+                return Ok(Diagnosis::new(format!(
+                    "{}{call} agrees with the reference here",
+                    shown_path(&path)
+                ))
+                .with_fen(fen)
+                .with_hint(HINT_PLAY));
             }
-            let hint = if own > reference { HINT_LEAVES } else { HINT_CHILD };
+            let hint = if own > reference {
+                HINT_LEAVES
+            } else {
+                HINT_CHILD
+            };
             return Ok(Diagnosis::new(format!(
                 "{}perft(\"{fen}\", {depth}) returned {own}, but your divide's counts are right and add up to {sum}",
                 shown_path(&path)
@@ -328,7 +398,11 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
                 shown_path(&path)
             ))
             .with_fen(fen)
-            .with_body(format!("{}\n{}", divide_table(&got, &expected), path_text(start, &path)))
+            .with_body(format!(
+                "{}\n{}",
+                divide_table(&got, &expected),
+                path_text(start, &path)
+            ))
             .with_hint(HINT_DIVIDE));
         }
         if depth == 1 {
@@ -341,7 +415,9 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
             .with_hint(HINT_DEPTH_ZERO));
         }
         // Follow the first move whose subtree count differs.
-        let m = pos.parse_uci_move(mv).expect("the move is in the reference's list");
+        let m = pos
+            .parse_uci_move(mv)
+            .expect("the move is in the reference's list");
         let child = Expect::after(&pos, m).fen();
         // Does the student's perft of the child agree with its divide entry? If the child is
         // counted right on its own, the entry was computed from another position or depth.
@@ -397,21 +473,31 @@ fn parse_crowd(text: &str, source: &str) -> Vec<CrowdCase> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let mut parts = line.split(';');
-        let Some(fen) = parts.next().map(|f| course_fen(f.trim())) else { continue };
+        let Some(fen) = parts.next().map(|f| course_fen(f.trim())) else {
+            continue;
+        };
         let castling = fen.split_whitespace().nth(2).unwrap_or("-");
         if !castling.chars().all(|c| "KQkq-".contains(c)) {
             continue;
         }
-        let Ok(pos) = Position::from_fen(&fen) else { continue };
+        let Ok(pos) = Position::from_fen(&fen) else {
+            continue;
+        };
         let moves = legal_names(&pos);
-        out.push(CrowdCase { fen, moves, source: format!("{source} line {}", i + 1) });
+        out.push(CrowdCase {
+            fen,
+            moves,
+            source: format!("{source} line {}", i + 1),
+        });
     }
     out
 }
 
 /// Every `*.epd` file in `dir` (a class's own exports), in name order.
 fn crowd_files(dir: &Path) -> Vec<CrowdCase> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut paths: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "epd"))
@@ -420,7 +506,11 @@ fn crowd_files(dir: &Path) -> Vec<CrowdCase> {
     let mut out = Vec::new();
     for path in paths {
         if let Ok(text) = std::fs::read_to_string(&path) {
-            let name = format!("crowd/{}", path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
+            let name = format!(
+                "crowd/{}",
+                path.file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+            );
             out.extend(parse_crowd(&text, &name));
         }
     }
