@@ -349,8 +349,7 @@ pub(crate) fn legal_names(pos: &Position) -> Vec<String> {
 fn differences(expected: &Expect, got: &Expect) -> (Vec<String>, String) {
     let mut parts = Vec::new();
     let mut body = String::new();
-    for i in 0..12 {
-        let (e, g) = (expected.sets[i], got.sets[i]);
+    for (i, (&e, &g)) in expected.sets.iter().zip(&got.sets).enumerate() {
         if e == g {
             continue;
         }

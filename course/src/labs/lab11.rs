@@ -636,9 +636,19 @@ fn check_search(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Re
     Ok(())
 }
 
-/// Mates and tactics, each confirmed with Stockfish 15.1 (`go depth 20`): the FEN, the
-/// depth the student searches, the moves that are right, the score (None: any).
-const PUZZLES: &[(&str, u32, &[&str], Option<i32>, &str)] = &[
+/// A puzzle: the FEN, the depth the student searches, the moves that are right (none: no
+/// legal move), the score (None: any), and what it is.
+type Puzzle = (
+    &'static str,
+    u32,
+    &'static [&'static str],
+    Option<i32>,
+    &'static str,
+);
+
+/// Mates and tactics, each confirmed with Stockfish 15.1 (`go depth 16` with `MultiPV` 3: the
+/// mate in 2 has two first moves, the fork and the mate in 1 one each).
+const PUZZLES: &[Puzzle] = &[
     (
         "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
         2,

@@ -360,7 +360,7 @@ fn play_game(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         if game.outcome().is_some() {
             break;
         }
-        let pos = game.position().clone();
+        let pos = *game.position();
         let name = if ply % 2 == 0 {
             let position = if moves.is_empty() {
                 "position startpos".to_string()
