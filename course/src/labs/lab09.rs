@@ -1023,3 +1023,71 @@ fn check_incremental(
         checked,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expect_reads_and_writes_the_course_fen() {
+        for fen in SPECIAL.iter().chain(gen::POSITIONS) {
+            let e = Expect::from_fen(fen).expect("valid");
+            assert_eq!(e.fen(), *fen);
+            // The same fields as movegen reads them (movegen keeps an en-passant square only
+            // where a capture is possible; the course keeps it after every double push).
+            let mut m = Expect::of_position(&Position::from_fen(fen).expect("valid"));
+            m.ep = e.ep;
+            assert_eq!(m, e, "{fen}");
+        }
+        assert!(Expect::from_fen("8/8/8 w - - 0 1").is_none());
+    }
+
+    #[test]
+    fn after_a_double_push_the_en_passant_square_is_kept() {
+        let start = Position::startpos();
+        let e4 = Expect::after(&start, start.parse_uci_move("e2e4").expect("legal"));
+        assert_eq!(
+            e4.fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+        let nf3 = Expect::after(&start, start.parse_uci_move("g1f3").expect("legal"));
+        assert_eq!(nf3.ep, None);
+    }
+
+    #[test]
+    fn the_pool_is_valid_and_smallest_first() {
+        let pool = pool();
+        assert!(pool.len() > 30);
+        let counts: Vec<u32> = pool
+            .iter()
+            .map(|f| Expect::from_fen(f).expect("valid").piece_count())
+            .collect();
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]));
+        assert!(pool.iter().all(|f| Position::from_fen(f).is_ok()));
+        // Every kind of special move is among the cases.
+        let cases = play_cases(&pool);
+        let kinds = |k: fn(&MoveKind) -> bool| {
+            cases.iter().any(|(f, m)| {
+                let p = Position::from_fen(f).expect("valid");
+                k(&p.parse_uci_move(m).expect("legal").kind())
+            })
+        };
+        assert!(kinds(|k| *k == MoveKind::Castle));
+        assert!(kinds(|k| *k == MoveKind::EnPassant));
+        assert!(kinds(|k| matches!(k, MoveKind::Promotion(_))));
+    }
+
+    #[test]
+    fn distinct_positions_differ_in_one_field_each() {
+        let pool = pool();
+        let all = distinct_positions(&pool);
+        assert!(all.len() > pool.len());
+        let parsed: Vec<Expect> = all
+            .iter()
+            .map(|f| Expect::from_fen(f).expect("valid"))
+            .collect();
+        for (i, a) in parsed.iter().enumerate() {
+            assert!(parsed[i + 1..].iter().all(|b| !a.same_position(b)));
+        }
+    }
+}

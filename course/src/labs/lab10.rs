@@ -545,3 +545,72 @@ fn check_crowd(s: &mut Student, cases: &[CrowdCase], checked: &mut usize) -> Res
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_crowd_export_gives_its_standard_positions() {
+        let cases = parse_crowd(CROWD_EXPORT, "sample");
+        let standard = CROWD_EXPORT
+            .lines()
+            .filter(|l| {
+                l.split_whitespace()
+                    .nth(2)
+                    .is_some_and(|c| c.chars().all(|c| "KQkq-".contains(c)))
+            })
+            .count();
+        assert_eq!(cases.len(), standard);
+        assert!(
+            cases.len() < CROWD_EXPORT.lines().count(),
+            "the Chess960 lines are skipped"
+        );
+        // A confirmed line's agreed list is the oracle's list.
+        for line in CROWD_EXPORT.lines().filter(|l| !l.contains(";crowd")) {
+            let fen = course_fen(line.split(';').next().expect("a FEN").trim());
+            if let Some(case) = cases.iter().find(|c| c.fen == fen) {
+                let listed = line
+                    .split(";moves")
+                    .nth(1)
+                    .and_then(|r| r.split(';').next())
+                    .unwrap_or("");
+                assert_eq!(case.moves.join(" "), listed.trim(), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn crowd_files_are_read_from_the_folder() {
+        let dir = std::env::temp_dir().join(format!("pinmask-course-crowd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(
+            dir.join("week10.epd"),
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;moves e1d1 ;D1 1 ;experts 2\nnot a fen\n",
+        )
+        .expect("writable");
+        std::fs::write(
+            dir.join("notes.txt"),
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;moves\n",
+        )
+        .expect("writable");
+        let cases = crowd_files(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].source, "crowd/week10.epd line 1");
+        assert_eq!(
+            cases[0].moves.len(),
+            15,
+            "the oracle's list, not the file's"
+        );
+    }
+
+    #[test]
+    fn the_suite_is_smallest_first_and_within_the_bound() {
+        let suite = suite();
+        assert!(suite.len() > 200);
+        assert!(suite.windows(2).all(|w| w[0].count <= w[1].count));
+        assert!(suite.iter().all(|c| c.count <= MAX_COUNT && c.depth <= 3));
+        assert!(suite.iter().any(|c| c.source.contains("thesis")));
+    }
+}

@@ -739,3 +739,33 @@ fn check_ordering_effect(
     *checked += 1;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirroring_swaps_the_colours() {
+        assert_eq!(
+            mirror_fen("4k3/8/8/3pP3/8/8/8/R3K3 w Q d6 0 2"),
+            "r3k3/8/8/8/3Pp3/8/8/4K3 b q d3 0 2"
+        );
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(mirror_fen(&mirror_fen(fen)), fen);
+        assert!(Position::from_fen(&mirror_fen(fen)).is_ok());
+    }
+
+    #[test]
+    fn the_puzzles_hold_for_the_oracle() {
+        for (fen, _, right, _, what) in PUZZLES {
+            let pos = Position::from_fen(fen).expect("valid");
+            let legal = legal_names(&pos);
+            assert!(right.iter().all(|m| legal.iter().any(|l| l == m)), "{what}");
+            assert_eq!(
+                legal.is_empty(),
+                right.is_empty() && what.starts_with("stalemate"),
+                "{what}"
+            );
+        }
+    }
+}
