@@ -69,7 +69,7 @@ pub fn grade_one(
                 .find(|l| l.starts_with("error"))
                 .unwrap_or("does not compile");
             for lab in labs {
-                println!("{:02}\tBUILD FAILED\t{first}", lab.number());
+                crate::say!("{:02}\tBUILD FAILED\t{first}", lab.number());
             }
             return Ok(());
         }
@@ -82,7 +82,7 @@ pub fn grade_one(
                 _ => String::new(),
             };
             // One line per lab, written as soon as it is known: a later hang keeps these.
-            println!(
+            crate::say!(
                 "{:02}\t{}\t{}",
                 lab.number(),
                 verdict.word(),
@@ -290,7 +290,7 @@ pub fn grade(
             .find(|g| !g.note.is_empty())
             .map(|g| format!("lab {:02}: {}", g.lab, g.note))
             .unwrap_or_default();
-        println!(
+        crate::say!(
             "{name}: {passed} of {} passed ({:.0} s){}",
             labs.len(),
             started.elapsed().as_secs_f64(),
@@ -308,6 +308,6 @@ pub fn grade(
         let _ = writeln!(csv, ",{passed},{}", csv_field(&note));
     }
     fs::write(output, csv).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    println!("wrote {}", output.display());
+    crate::say!("wrote {}", output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -19,5 +19,24 @@ pub mod tournament;
 pub mod watch;
 pub mod workspace;
 
+/// `println!` for the runner's output, except that a closed stdout (`course check | head`)
+/// is not worth a panic: the line is dropped.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` in the same way as [`say!`].
+#[macro_export]
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub use checker::{Diagnosis, Lab, LabFiles, Verdict};
 pub use student::{Reply, Student};

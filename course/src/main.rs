@@ -202,12 +202,12 @@ fn pick_many(numbers: &[u8]) -> Result<Vec<&'static dyn Lab>, String> {
 fn init(dir: &Path, solutions: bool) -> Result<ExitCode, String> {
     let written = workspace::init(dir, &labs::all(), solutions)
         .map_err(|e| format!("cannot write the workspace in {}: {e}", dir.display()))?;
-    println!(
+    course::say!(
         "wrote the workspace in {} ({} lab files new)",
         dir.display(),
         written.len()
     );
-    println!("next: cd {} && course check 1", dir.display());
+    course::say!("next: cd {} && course check 1", dir.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -233,15 +233,15 @@ fn check(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
 pub fn print_check(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
     match runner::check(dir, chosen) {
         Outcome::BuildFailed(messages) => {
-            println!("{messages}");
-            println!(
+            course::say!("{messages}");
+            course::say!(
                 "BUILD FAILED: your code does not compile; the compiler's messages are above."
             );
-            println!("0 passed, {} failed", chosen.len());
+            course::say!("0 passed, {} failed", chosen.len());
             ExitCode::FAILURE
         }
         Outcome::Checked(verdicts) => {
-            print!("{}", runner::report(chosen, &verdicts));
+            course::say_raw!("{}", runner::report(chosen, &verdicts));
             if verdicts.iter().all(|(_, v)| v.passed()) {
                 ExitCode::SUCCESS
             } else {
@@ -267,14 +267,14 @@ fn refresh(dir: &Path) -> Result<(), String> {
     let added = workspace::init(dir, &labs::all(), false)
         .map_err(|e| format!("cannot update the workspace in {}: {e}", dir.display()))?;
     for path in added {
-        println!("new lab: wrote {}", path.display());
+        course::say!("new lab: wrote {}", path.display());
     }
     Ok(())
 }
 
 fn hint(lab: u8) -> Result<ExitCode, String> {
     let lab = pick(Some(lab))?[0];
-    println!("{}", lab.files().hints.trim_end());
+    course::say!("{}", lab.files().hints.trim_end());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -285,20 +285,20 @@ fn list(dir: &Path) -> Result<ExitCode, String> {
             .iter()
             .find(|(n, _)| *n == lab.number())
             .map_or("not checked yet", |(_, w)| w.as_str());
-        println!("{:02} {:<24} {state}", lab.number(), lab.title());
+        course::say!("{:02} {:<24} {state}", lab.number(), lab.title());
     }
     let passed = progress.iter().filter(|(_, w)| w == "PASS").count();
-    println!("{passed} of {} labs passed", labs::all().len());
+    course::say!("{passed} of {} labs passed", labs::all().len());
     Ok(ExitCode::SUCCESS)
 }
 
 fn diagram(what: &str) -> Result<ExitCode, String> {
     if what == "numbers" {
-        println!("{}", course::diagram::square_numbers());
+        course::say!("{}", course::diagram::square_numbers());
     } else if let Some(bits) = course::checker::parse_bitboard(what) {
-        println!("{}", course::diagram::bitboard(bits));
+        course::say!("{}", course::diagram::bitboard(bits));
     } else if let Some(board) = course::diagram::board(what) {
-        println!("{board}");
+        course::say!("{board}");
     } else {
         return Err(format!("not a bitboard (0x...) or a FEN: {what}"));
     }

@@ -121,7 +121,7 @@ pub fn run(t: &Tournament) -> Result<ExitCode, String> {
         .status()
         .map_err(|e| format!("cannot run {}: {e}", cutechess.display()))?;
     if status.success() {
-        println!("games in {}", t.pgn.display());
+        crate::say!("games in {}", t.pgn.display());
         Ok(ExitCode::SUCCESS)
     } else {
         Err(format!("cutechess-cli failed ({status})"))

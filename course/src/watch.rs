@@ -44,7 +44,7 @@ pub fn watch_with(
         .map_err(|e| format!("cannot watch {}: {e}", src.display()))?;
     loop {
         check(dir, labs);
-        println!("\nwatching {} for changes (Ctrl-C to stop)", src.display());
+        crate::say!("\nwatching {} for changes (Ctrl-C to stop)", src.display());
         // Block until a source file changes, then let the burst of events of one save pass.
         loop {
             let event = rx
@@ -55,6 +55,6 @@ pub fn watch_with(
             }
         }
         while rx.recv_timeout(SETTLE).is_ok() {}
-        println!("\n---- {} changed: checking again ----\n", src.display());
+        crate::say!("\n---- {} changed: checking again ----\n", src.display());
     }
 }

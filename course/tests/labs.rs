@@ -300,3 +300,37 @@ fn panics_hangs_crashes_and_prints_in_student_code_are_reported_with_their_input
         "the panic hook prints nothing"
     );
 }
+
+#[test]
+fn a_later_lab_that_reaches_an_earlier_labs_todo_is_told_apart_from_not_started() {
+    let scratch = Scratch::new("cross");
+    let dir = scratch.0.join("ws");
+    let (lab1, lab2) = (labs::get(1).expect("lab 1"), labs::get(2).expect("lab 2"));
+    workspace::init(&dir, &[lab1, lab2], false).expect("init writes the workspace");
+    // Lab 2 written with lab 1's popcount, which is still todo!().
+    let solution = lab2.files().solution;
+    let at = solution
+        .find("pub fn single_pushes")
+        .expect("lab 2 has single_pushes");
+    let body = solution[at..].find("{\n").expect("a body") + at + 2;
+    let text = format!(
+        "{}    let _ = crate::lab01_bitboards::popcount(pawns);\n{}",
+        &solution[..body],
+        &solution[body..]
+    );
+    fs::write(
+        workspace::lab_file(&dir, 2).expect("lab 2 has a module"),
+        text,
+    )
+    .expect("writable");
+    workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
+    let verdicts = runner::check_built(&dir, &[lab1, lab2]);
+    assert_eq!(verdicts[0].1, Verdict::NotStarted);
+    let text = show(&verdicts[1].1);
+    assert!(
+        text.contains(
+            "it calls a function that is not written yet, the todo!() at src/lab01_bitboards.rs:"
+        ),
+        "{text}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 struct Scratch(PathBuf);
@@ -142,6 +142,17 @@ fn check_passes_a_solved_lab_in_seconds_and_records_progress() {
         "{}",
         text(&out)
     );
+    // `course check | head -1`: a closed stdout ends the output, without a panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(["check", "--dir", "ws"])
+        .current_dir(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("course runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("course ends");
+    assert!(!text(&out).contains("panicked"), "{}", text(&out));
 }
 
 #[test]
