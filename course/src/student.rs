@@ -34,6 +34,7 @@ struct Running {
 /// A student's built workspace, asked through its harness binary.
 pub struct Student {
     exe: PathBuf,
+    dir: Option<PathBuf>,
     running: Option<Running>,
     timeout: Duration,
     answered: [bool; 256],
@@ -49,6 +50,7 @@ impl Student {
     pub fn new(exe: impl Into<PathBuf>) -> Student {
         Student {
             exe: exe.into(),
+            dir: None,
             running: None,
             timeout: DEFAULT_QUERY_TIMEOUT,
             answered: [false; 256],
@@ -59,7 +61,15 @@ impl Student {
 
     /// The student whose workspace `dir` was built by [`crate::workspace::build`].
     pub fn in_workspace(dir: &Path) -> Student {
-        Student::new(crate::workspace::harness_exe(dir))
+        let mut student = Student::new(crate::workspace::harness_exe(dir));
+        student.dir = Some(dir.to_path_buf());
+        student
+    }
+
+    /// The workspace folder, for a student made by [`Student::in_workspace`] (lab 10 reads the
+    /// class's crowd exports from its `crowd/` folder).
+    pub fn workspace_dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
     }
 
     /// The time limit for one query.

@@ -23,6 +23,10 @@ mod lab05;
 mod lab06;
 mod lab07;
 mod lab08;
+mod lab09;
+mod lab10;
+mod lab11;
+mod lab12;
 pub(crate) mod positions;
 
 /// Every lab of the course, in order.
@@ -36,6 +40,10 @@ pub fn all() -> Vec<&'static dyn Lab> {
         &lab06::Lab06,
         &lab07::Lab07,
         &lab08::Lab08,
+        &lab09::Lab09,
+        &lab10::Lab10,
+        &lab11::Lab11,
+        &lab12::Lab12,
     ]
 }
 
