@@ -15,6 +15,17 @@ use movegen::{Color, Game, Move, Position};
 /// Plies of the best line written as the better move's variation.
 pub const PV_PLIES: usize = 6;
 
+/// Depth of each position's search when the reviewer names none: the
+/// default of `engine analyse` and of the board page's Review.
+pub const REVIEW_DEPTH: u32 = 10;
+
+/// Transposition table of a review's searcher, in MiB, made fresh (or
+/// cleared) for each game. `engine analyse` (by default) and the board
+/// page's Review both use it: the table's size changes what a fixed-depth
+/// search finds, so with two sizes the same game at the same depth would
+/// get two reviews.
+pub const REVIEW_HASH_MB: usize = 64;
+
 /// What the search said about one position, for the side to move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionEval {
