@@ -312,3 +312,58 @@ fn an_output_through_a_link_replaces_the_file_it_points_to() {
         .contains("Pinmask review"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Opera Game (Morphy against the Duke of Brunswick and Count Isouard,
+/// Paris 1858).
+const OPERA: &str =
+    "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Duke Karl / Count Isouard\"]\n\
+    [Result \"1-0\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 \
+    7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 \
+    13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n";
+
+#[test]
+fn the_opera_games_sound_moves_are_not_marked_at_the_default_depth() {
+    // 9. Bg5 and 10. Nxb5 are Stockfish's own choices; one search a
+    // position at depth 10 marked both ?!, the check of the mark clears them.
+    let out = analyse(OPERA.as_bytes(), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game = &games(&out)[0];
+    assert!(game.mainline.comments[0].starts_with("Pinmask review, depth 10."));
+    let moves = &game.mainline.moves;
+    for (ply, san) in [(16, "9. Bg5"), (18, "10. Nxb5")] {
+        let node = &moves[ply];
+        assert!(
+            !node.nags.iter().any(|n| [2, 4, 6].contains(n)),
+            "{san} marked: {:?} {:?}",
+            node.nags,
+            node.comments
+        );
+        assert!(node.variations.is_empty(), "{san}: a better line is shown");
+    }
+    // 17. Rd8# is a mate in one: no find.
+    assert!(!moves[32].nags.contains(&1), "{:?}", moves[32]);
+}
+
+#[test]
+fn no_only_move_mark_on_a_mate_in_one_or_a_forced_recapture() {
+    // Rd8# is the one move that does not lose (Black threatens Qxg2#
+    // with a queen and a bishop against the rook); 1... Rxd5 is the one
+    // recapture of the queen.
+    let pgn = "[SetUp \"1\"]\n[FEN \"6k1/1b3ppp/8/8/8/8/1q4PP/3R3K w - - 0 1\"]\n\n1. Rd8# 1-0\n\n\
+               [SetUp \"1\"]\n[FEN \"3r2k1/5ppp/8/3q4/8/8/5PPP/3Q2K1 w - - 0 1\"]\n\n1. Qxd5 Rxd5 *\n";
+    let out = analyse(pgn.as_bytes(), &["--depth", "6"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = games(&out);
+    let mate = &games[0].mainline.moves[0];
+    assert!(!mate.nags.contains(&1), "the mate in one: {mate:?}");
+    let recapture = &games[1].mainline.moves[1];
+    assert!(!recapture.nags.contains(&1), "the recapture: {recapture:?}");
+}
