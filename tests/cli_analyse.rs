@@ -7,12 +7,11 @@ use std::io::Write;
 use std::process::{Command, Output};
 
 fn analyse(pgn: &[u8], args: &[&str]) -> Output {
+    // Tests run at once: each call has a file of its own.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut file = std::env::temp_dir();
-    file.push(format!(
-        "pinmask-analyse-{}-{}.pgn",
-        std::process::id(),
-        args.join("_")
-    ));
+    file.push(format!("pinmask-analyse-{}-{call}.pgn", std::process::id()));
     std::fs::File::create(&file)
         .and_then(|mut f| f.write_all(pgn))
         .expect("the temporary file is written");
@@ -189,6 +188,22 @@ fn an_output_that_is_the_input_is_refused_and_the_input_kept() {
         .expect("the engine binary runs");
     assert!(!run.status.success());
     assert_eq!(std::fs::read(&input).unwrap(), SHORT);
+    // An output where no file can be made is named in the error.
+    let run = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .current_dir(&dir)
+        .args([
+            "analyse",
+            "games.pgn",
+            "--depth",
+            "1",
+            "-o",
+            "nowhere/out.pgn",
+        ])
+        .output()
+        .expect("the engine binary runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(stderr.starts_with("error: nowhere/out.pgn: "), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -150,7 +150,7 @@ impl Target {
             match OpenOptions::new().write(true).create_new(true).open(&temp) {
                 Ok(file) => break (temp, file),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-                Err(e) => return Err(format!("{}: {e}", temp.display())),
+                Err(e) => return Err(format!("{}: {e}", out.display())),
             }
         };
         // The new file keeps the old one's permissions.
