@@ -231,3 +231,42 @@ fn the_analysis_streams_in_and_a_review_is_stopped() {
     let done = events_until_end(&s, next["id"].as_str().unwrap());
     assert_eq!(done.last().unwrap()["status"], "done");
 }
+
+/// The Opera Game (Morphy against the Duke of Brunswick and Count Isouard,
+/// Paris 1858).
+const OPERA: &str =
+    "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Duke Karl / Count Isouard\"]\n\
+    [Result \"1-0\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 \
+    7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 \
+    13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n";
+
+#[test]
+fn the_page_and_engine_analyse_give_the_same_review() {
+    // Same game, same depth, each with its defaults: the same searches, so
+    // the same annotated PGN to the byte (a table of another size, say,
+    // changes some evaluation).
+    let depth = 9;
+    let s = start("review-same");
+    let id = start_review(&s, OPERA, depth)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(events_until_end(&s, &id).last().unwrap()["status"], "done");
+    let page = s.request("GET", &format!("/api/review/pgn?id={id}"), &[], "");
+    assert_eq!(page.status, 200);
+    let file = std::env::temp_dir().join(format!("pinmask-review-same-{}.pgn", std::process::id()));
+    std::fs::write(&file, OPERA).unwrap();
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .arg("analyse")
+        .arg(&file)
+        .args(["--depth", &depth.to_string()])
+        .output()
+        .expect("the engine binary runs");
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    assert_eq!(page.body, String::from_utf8(cli.stdout).unwrap());
+}

@@ -9,14 +9,19 @@
 //! token) and the others are still analysed; the exit status is then
 //! non-zero. The search runs on a thread of its own with a large stack, so
 //! the main thread only waits for it and reports.
+//!
+//! With `-o OUT` the games go to a temporary file beside OUT, renamed over
+//! it once every game is written: an interrupted or failed run leaves OUT
+//! as it was. An OUT that is the input itself (by another name, a symbolic
+//! or a hard link) is refused before anything is opened for writing.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use movegen::pgn::{write_game, PgnGame, PgnReader};
 use search::annotate::{review_game, ReviewStop};
 use search::{Limits, SearchControl, Searcher};
-use std::fs::File;
+use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Stack for the analysing thread: the search recurses deeply.
@@ -42,6 +47,9 @@ pub struct Options {
 /// that could be analysed).
 pub fn run(opts: Options) -> Result<(), String> {
     let open = || File::open(&opts.file).map_err(|e| format!("{}: {e}", opts.file.display()));
+    if let Some(out) = &opts.out {
+        refuse_input_as_output(&opts.file, out)?;
+    }
     // A first pass counts the games and positions, for the progress bar.
     let (mut count, mut total) = (0, 0);
     for game in PgnReader::new(BufReader::new(open()?)) {
@@ -49,20 +57,154 @@ pub fn run(opts: Options) -> Result<(), String> {
         total += game.map_or(0, |g| g.mainline.moves.len() as u64 + 1);
     }
     let games = PgnReader::new(BufReader::new(open()?));
-    let out: Box<dyn Write + Send> = match &opts.out {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(std::io::stdout())),
-    };
+    let mut target = opts.out.as_deref().map(Target::new).transpose()?;
     let name = opts.file.display().to_string();
     std::thread::Builder::new()
         .name("analyse".into())
         .stack_size(STACK)
-        .spawn(move || analyse_all(&opts, games, out, (count, total), &name))
+        .spawn(move || {
+            let tally = match &mut target {
+                Some(target) => analyse_all(&opts, games, &mut target.file, (count, total), &name),
+                None => {
+                    let mut out = BufWriter::new(std::io::stdout());
+                    analyse_all(&opts, games, &mut out, (count, total), &name)
+                }
+            }?;
+            // The output replaces the old one only once every game that
+            // could be read is written; with none, the old one stays.
+            if let Some(target) = target.filter(|_| tally.read > 0) {
+                target.commit()?;
+            }
+            tally.verdict(&name)
+        })
         .map_err(|e| format!("could not start the analysis thread: {e}"))?
         .join()
         .map_err(|_| "the analysis stopped on an internal error".to_string())?
+}
+
+/// Refuses an output file that is the input file, under whatever name: the
+/// same path once links and `.` are resolved, or (on Unix) the same device
+/// and inode, which also catches a hard link.
+fn refuse_input_as_output(input: &Path, out: &Path) -> Result<(), String> {
+    let refuse = || {
+        Err(format!(
+            "{}: this is the input file {}; write the annotated games to another file",
+            out.display(),
+            input.display()
+        ))
+    };
+    // An output that does not exist yet cannot be the input.
+    let (Ok(a), Ok(b)) = (fs::canonicalize(input), fs::canonicalize(out)) else {
+        return Ok(());
+    };
+    if a == b {
+        return refuse();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (fs::metadata(&a), fs::metadata(&b)) {
+            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                return refuse();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The output file being written: a temporary file in the output's
+/// directory, renamed over the output by [`Target::commit`], removed if
+/// dropped before (an error, a panic).
+struct Target {
+    /// The file to replace (a symbolic link's target: the link stays).
+    path: PathBuf,
+    temp: PathBuf,
+    file: BufWriter<File>,
+}
+
+impl Target {
+    fn new(out: &Path) -> Result<Target, String> {
+        let shown = |e: std::io::Error| format!("{}: {e}", out.display());
+        // Writing through a link replaces what it points to, as `File::create`
+        // would have.
+        let path = match fs::symlink_metadata(out) {
+            Ok(m) if m.file_type().is_symlink() => fs::canonicalize(out).map_err(shown)?,
+            _ => out.to_path_buf(),
+        };
+        let old = fs::metadata(&path).ok();
+        if old.as_ref().is_some_and(|m| m.is_dir()) {
+            return Err(format!("{}: is a directory", out.display()));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let base = path
+            .file_name()
+            .ok_or_else(|| format!("{}: not a file name", out.display()))?
+            .to_string_lossy()
+            .into_owned();
+        let mut n = 0;
+        let (temp, file) = loop {
+            let temp = dir.join(format!(".{base}.{}-{n}.tmp", std::process::id()));
+            match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                Ok(file) => break (temp, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(format!("{}: {e}", out.display())),
+            }
+        };
+        // The new file keeps the old one's permissions.
+        if let Some(old) = old {
+            let _ = file.set_permissions(old.permissions());
+        }
+        Ok(Target {
+            path,
+            temp,
+            file: BufWriter::new(file),
+        })
+    }
+
+    /// Puts the finished file in the output's place.
+    fn commit(mut self) -> Result<(), String> {
+        let shown = |e: std::io::Error| format!("{}: {e}", self.temp.display());
+        self.file.flush().map_err(shown)?;
+        // On disk before the rename, so a crash cannot leave an empty file
+        // in place of the old one.
+        self.file.get_ref().sync_all().map_err(shown)?;
+        fs::rename(&self.temp, &self.path).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        // Renamed: nothing left for `drop` to remove.
+        self.temp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        if !self.temp.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Games read and games that could not be read.
+struct Tally {
+    read: usize,
+    bad: usize,
+}
+
+impl Tally {
+    /// The run's outcome: `Err` when a game could not be read or there was
+    /// none.
+    fn verdict(&self, name: &str) -> Result<(), String> {
+        match (self.read, self.bad) {
+            (0, 0) => Err(format!("{name}: no games found")),
+            (_, 0) => Ok(()),
+            (read, bad) => Err(format!(
+                "{name}: {bad} of {} games could not be read (the others were analysed)",
+                read + bad
+            )),
+        }
+    }
 }
 
 fn progress_bar(total: u64) -> ProgressBar {
@@ -84,10 +226,10 @@ fn progress_bar(total: u64) -> ProgressBar {
 fn analyse_all(
     opts: &Options,
     games: PgnReader<BufReader<File>>,
-    mut out: Box<dyn Write + Send>,
+    out: &mut dyn Write,
     (count, total): (usize, u64),
     name: &str,
-) -> Result<(), String> {
+) -> Result<Tally, String> {
     let bar = progress_bar(total);
     let mut searcher = Searcher::new(opts.hash_mb);
     let limits = Limits {
@@ -120,14 +262,7 @@ fn analyse_all(
         }
     }
     bar.finish_and_clear();
-    match (read, bad) {
-        (0, 0) => Err(format!("{name}: no games found")),
-        (_, 0) => Ok(()),
-        (read, bad) => Err(format!(
-            "{name}: {bad} of {} games could not be read (the others were analysed)",
-            read + bad
-        )),
-    }
+    Ok(Tally { read, bad })
 }
 
 fn review_one(

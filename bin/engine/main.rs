@@ -54,7 +54,7 @@ enum Cmd {
         /// The PGN file of games to review.
         games: PathBuf,
         /// Search each position to this depth.
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+        #[arg(long, default_value_t = search::annotate::REVIEW_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
         /// Search each position this many milliseconds instead of to a depth.
         #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -62,8 +62,8 @@ enum Cmd {
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
-        /// Transposition table in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        /// Transposition table in MiB (the board page's Review uses the default).
+        #[arg(long, default_value_t = search::annotate::REVIEW_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
         /// Write the annotated games here (default: stdout).
         #[arg(short, long)]

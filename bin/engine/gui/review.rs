@@ -19,7 +19,7 @@ use axum::http::Method;
 use axum::response::IntoResponse;
 use movegen::pgn::{read_games, write_game, PgnGame};
 use movegen::{CastlingMode, Color, Position};
-use search::annotate::{review_game, white_view, PositionEval, ReviewStop, Step};
+use search::annotate::{review_game, white_view, PositionEval, ReviewStop, Step, REVIEW_HASH_MB};
 use search::review::{expected_score, Judgement, Verdict};
 use search::{wdl_material, Limits, Score, SearchControl, Searcher};
 use serde::Deserialize;
@@ -31,7 +31,7 @@ use tokio::sync::watch;
 /// Depth of each position's search when the request names none: as
 /// `engine analyse`, the deepest that reviews a 40-move game well inside a
 /// minute on one loaded core.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = search::annotate::REVIEW_DEPTH;
 /// Deepest search a review may ask for.
 pub const MAX_DEPTH: u32 = 16;
 /// Reviews kept; a new one beyond it drops (and stops) the oldest.
@@ -180,8 +180,8 @@ impl Reviews {
         let name: Arc<str> = format!("review {}", &id[..8]).into();
         let ticket = self.play.submit_review(
             name,
-            Box::new(move |searcher: &mut Searcher, control: &SearchControl| {
-                run(&job_entry, game, depth, searcher, control);
+            Box::new(move |control: &SearchControl| {
+                run(&job_entry, game, depth, control);
             }),
         );
         match ticket {
@@ -282,13 +282,7 @@ fn initial_state(game: &PgnGame, depth: u32) -> State {
 
 /// The job: reviews `game`, pushing each position's evaluation and each
 /// move's verdict as they come.
-fn run(
-    entry: &Entry,
-    mut game: PgnGame,
-    depth: u32,
-    searcher: &mut Searcher,
-    control: &SearchControl,
-) {
+fn run(entry: &Entry, mut game: PgnGame, depth: u32, control: &SearchControl) {
     let chess960 = {
         let mut state = lock(&entry.state);
         if control.stopped() || state.status == "stopped" {
@@ -298,10 +292,10 @@ fn run(
         entry.push(&state);
         state.chess960
     };
-    // A fresh table, as `engine analyse` clears its own for each game: the
-    // same game at the same depth gets the same review whatever the worker
-    // searched before.
-    searcher.clear();
+    // A fresh searcher of `engine analyse`'s size, as it clears its own for
+    // each game: the same game at the same depth gets the same review here
+    // and there, whatever the worker searched before.
+    let mut searcher = Searcher::new(REVIEW_HASH_MB);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -320,7 +314,14 @@ fn run(
         }
         entry.push(&state);
     };
-    let result = review_game(searcher, &limits, control, &mut game, &label, &mut on_step);
+    let result = review_game(
+        &mut searcher,
+        &limits,
+        control,
+        &mut game,
+        &label,
+        &mut on_step,
+    );
     let mut state = lock(&entry.state);
     match result {
         Ok(summary) => {

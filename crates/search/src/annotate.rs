@@ -6,6 +6,16 @@
 //! `engine analyse` and the board page's Review both call [`review_game`];
 //! what they do with each step (a progress bar, a pushed event) is the
 //! caller's `on_step`.
+//!
+//! A mark is checked before it is written, as a careful reviewer would:
+//! each position is searched once, which scores the best move at the
+//! review's depth but the played move (when it is not one of the two lines)
+//! through the next position's search, and a horizon effect in either can
+//! make a sound move look bad. So a move about to be marked `?!`, `?` or
+//! `??` is searched again with the best move, in one search from the
+//! position before it, [`RECHECK_PLIES`] deeper; that search's two scores
+//! decide the verdict. Likewise a `!` stands only if the same deeper search
+//! of the best and the second-best move still finds the second a blunder.
 
 use crate::review::{eval_text, flip, judge, Judgement, MoveFacts, PlayerSummary, Verdict};
 use crate::{wdl_material, Limits, Score, SearchControl, Searcher};
@@ -14,6 +24,21 @@ use movegen::{Color, Game, Move, Position};
 
 /// Plies of the best line written as the better move's variation.
 pub const PV_PLIES: usize = 6;
+
+/// Depth of each position's search when the reviewer names none: the
+/// default of `engine analyse` and of the board page's Review.
+pub const REVIEW_DEPTH: u32 = 10;
+
+/// Transposition table of a review's searcher, in MiB, made fresh (or
+/// cleared) for each game. `engine analyse` (by default) and the board
+/// page's Review both use it: the table's size changes what a fixed-depth
+/// search finds, so with two sizes the same game at the same depth would
+/// get two reviews.
+pub const REVIEW_HASH_MB: usize = 64;
+
+/// Plies added to the review's depth when a mark is checked (four times
+/// the time or the nodes under those limits).
+pub const RECHECK_PLIES: u32 = 2;
 
 /// What the search said about one position, for the side to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,6 +147,7 @@ pub fn review_game(
         if control.stopped() {
             return Err(ReviewStop::Stopped);
         }
+        let earlier = replay.clone();
         let pos = *replay.position();
         replay
             .play(node.mv)
@@ -131,13 +157,16 @@ pub fn review_game(
             // A stopped search's score is not to be judged.
             return Err(ReviewStop::Stopped);
         }
-        let judged = annotate(
-            node,
-            &pos,
-            &before,
-            &after,
-            &mut summary[pos.side_to_move().index()],
-        );
+        let judged = match move_facts(node.mv, &pos, &before, &after) {
+            None => None,
+            Some(facts) => {
+                let checked =
+                    checked_judgement(searcher, &earlier, limits, control, &facts, &before)?;
+                annotate(node, &pos, &after, &checked);
+                summary[pos.side_to_move().index()].add(&checked.judgement);
+                Some(checked.judgement)
+            }
+        };
         on_step(Step {
             ply: i + 1,
             position: replay.position(),
@@ -184,36 +213,163 @@ pub fn white_view(score: Score, side: Color) -> Score {
     }
 }
 
-/// Judges the move of `node`, played in `pos`, and writes the verdict, the
-/// evaluation and the better line into it. `None` when `pos` had no move to
-/// compare with (the search found none).
-pub fn annotate(
-    node: &mut Node,
+/// What the searches said about the move `mv` played in `pos`, from the
+/// evaluations of `pos` (`here`) and of the position after it (`next`).
+/// `None` when `pos` had no move to compare with (the search found none).
+pub fn move_facts(
+    mv: Move,
     pos: &Position,
     here: &PositionEval,
     next: &PositionEval,
-    summary: &mut PlayerSummary,
-) -> Option<Judgement> {
-    let (best, pv) = here.best.as_ref()?;
-    let played_score = if node.mv == *best {
+) -> Option<MoveFacts> {
+    let (best, _) = here.best.as_ref()?;
+    let mates = next.score == Score::Mate(0);
+    let played_score = if mv == *best {
         here.score
-    } else if let Some((_, s)) = here.second.filter(|(m, _)| *m == node.mv) {
+    } else if let Some((_, s)) = here.second.filter(|(m, _)| *m == mv) {
         s
-    } else if next.score == Score::Mate(0) {
+    } else if mates {
         // The move mates (another mate than the search's best).
         Score::Mate(1)
     } else {
         flip(next.score)
     };
-    let judgement = judge(&MoveFacts {
-        played: node.mv,
+    Some(MoveFacts {
+        played: mv,
         played_score,
         best: (*best, here.score),
         second: here.second.map(|(_, s)| s),
         material: wdl_material(pos),
-        obvious: pos.in_check() || pos.is_capture(node.mv),
+        // A mate in one is found by looking at the checks; a capture or
+        // a reply to check is forced in the obvious way.
+        obvious: pos.in_check() || pos.is_capture(mv) || mates,
+    })
+}
+
+/// A judgement with the line that shows the better move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The verdict, the drop and the better move.
+    pub judgement: Judgement,
+    /// The better move's line (its first move is `judgement.better`) and
+    /// its score, when there is a better move.
+    pub line: Option<(Vec<Move>, Score)>,
+}
+
+/// Judges a move and checks the mark, if any, with a deeper search of
+/// the two moves it rests on (see the module's documentation). `game` is
+/// the game before the move; `here` its position's evaluation.
+///
+/// # Errors
+/// [`ReviewStop::Stopped`] when `control` is stopped.
+pub fn checked_judgement(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    facts: &MoveFacts,
+    here: &PositionEval,
+) -> Result<Checked, ReviewStop> {
+    let first = judge(facts);
+    let line = |judgement: Judgement, line: Option<(Vec<Move>, Score)>| Checked {
+        line: judgement.better.and(line),
+        judgement,
+    };
+    let base_line = here.best.as_ref().map(|(_, pv)| (pv.clone(), here.score));
+    let (best, _) = facts.best;
+    let other = match first.verdict {
+        Verdict::Good => return Ok(line(first, base_line)),
+        Verdict::OnlyMove => match here.second {
+            Some((second, _)) => second,
+            None => return Ok(line(first, base_line)),
+        },
+        _ => facts.played,
+    };
+    let lines = search_moves(searcher, game, &deeper(limits), control, [best, other]);
+    if control.stopped() {
+        return Err(ReviewStop::Stopped);
+    }
+    let score = |mv: Move| lines.iter().find(|l| l.0 == mv).map(|l| l.1);
+    let (Some(top), Some(best_score), Some(other_score)) =
+        (lines.first(), score(best), score(other))
+    else {
+        // Not both lines (no time left for them): the first judgement.
+        return Ok(line(first, base_line));
+    };
+    let judgement = if first.verdict == Verdict::OnlyMove {
+        // The `!` stands if the deeper search still finds the played move
+        // the better of the two, with the other a blunder.
+        let only = judge(&MoveFacts {
+            played: best,
+            played_score: best_score,
+            best: (top.0, top.1),
+            second: Some(other_score),
+            ..*facts
+        });
+        if only.verdict == Verdict::OnlyMove {
+            only
+        } else {
+            Judgement {
+                verdict: Verdict::Good,
+                drop: 0.0,
+                better: None,
+            }
+        }
+    } else {
+        judge(&MoveFacts {
+            played: facts.played,
+            played_score: other_score,
+            best: (top.0, top.1),
+            // The `!` is not a question here: the played move is not the
+            // best at the review's depth.
+            second: None,
+            ..*facts
+        })
+    };
+    Ok(line(judgement, Some((top.2.clone(), top.1))))
+}
+
+/// `limits` made deeper for a check: [`RECHECK_PLIES`] more plies, or four
+/// times the time or the nodes.
+fn deeper(limits: &Limits) -> Limits {
+    Limits {
+        depth: limits.depth.map(|d| d + RECHECK_PLIES),
+        movetime: limits.movetime.map(|t| t * 4),
+        nodes: limits.nodes.map(|n| n * 4),
+        ..limits.clone()
+    }
+}
+
+/// Searches `game`'s position with only `moves` at the root, one line for
+/// each: (move, score, line), best first.
+fn search_moves(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    moves: [Move; 2],
+) -> Vec<(Move, Score, Vec<Move>)> {
+    let limits = Limits {
+        multipv: 2,
+        searchmoves: moves.to_vec(),
+        ..limits.clone()
+    };
+    let mut lines = Vec::new();
+    searcher.search(game, &limits, control, &mut |info| {
+        if info.multipv == 1 {
+            lines.clear();
+        }
+        if let Some(&mv) = info.pv.first() {
+            lines.push((mv, info.score, info.pv.clone()));
+        }
     });
-    summary.add(&judgement);
+    lines
+}
+
+/// Writes the judgement of `node`'s move, played in `pos`, into it: the
+/// NAG, the evaluation after it (`next`), and the better line.
+pub fn annotate(node: &mut Node, pos: &Position, next: &PositionEval, checked: &Checked) {
+    let judgement = &checked.judgement;
     let side = pos.side_to_move();
     // Our verdict replaces any move assessment ($1-$6) already there.
     node.nags.retain(|&n| !(1..=6).contains(&n));
@@ -224,7 +380,7 @@ pub fn annotate(
     if let Some(nag) = judgement.verdict.nag() {
         node.nags.insert(0, nag);
     }
-    if let Some(better) = judgement.better {
+    if let (Some(better), Some((pv, score))) = (judgement.better, &checked.line) {
         let text = format!(
             "{}. {} was best.",
             judgement.verdict.name(),
@@ -235,7 +391,7 @@ pub fn annotate(
         } else {
             format!("{comment} {text}")
         };
-        node.variations.insert(0, better_line(pos, pv, here.score));
+        node.variations.insert(0, better_line(pos, pv, *score));
     }
     if judgement.verdict == Verdict::OnlyMove {
         comment = format!("{comment} Only move.").trim().to_string();
@@ -243,7 +399,6 @@ pub fn annotate(
     if !comment.is_empty() {
         node.comments.insert(0, comment);
     }
-    Some(judgement)
 }
 
 /// The best line from `pos` (its first plies), the evaluation on its first

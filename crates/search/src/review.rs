@@ -19,8 +19,8 @@
 //! A move is marked `!` ($1) when it is the only good move: it is the best,
 //! it keeps at least a draw's chances (expected score 0.45 or more), the
 //! second-best move would have been a blunder, and it is not forcing in the
-//! obvious way: neither a capture nor a reply to check (recapturing a piece
-//! is the only move, but no one calls it a find).
+//! obvious way: neither a capture, nor a reply to check, nor a mate in one
+//! (recapturing a piece is the only move, but no one calls it a find).
 
 use crate::limits::Score;
 use crate::wdl::WDL_MODEL;
@@ -138,7 +138,7 @@ pub struct MoveFacts {
     pub second: Option<Score>,
     /// Material before the move (see [`wdl_material`](crate::wdl_material)).
     pub material: u32,
-    /// The move is a capture or answers a check (never marked `!`).
+    /// The move is a capture, answers a check or mates (never marked `!`).
     pub obvious: bool,
 }
 

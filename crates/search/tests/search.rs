@@ -76,34 +76,6 @@ fn capturing_into_bare_kings_scores_zero() {
 }
 
 #[test]
-fn a_repeated_position_in_history_is_a_draw() {
-    // Black to move with a lost position; the game then shuffles back to it.
-    let now = Position::from_fen("7k/8/8/8/8/8/R7/K7 b - - 0 1").unwrap();
-    let mut game = Game::new(now);
-    for mv in ["h8g8", "a2a3", "g8h8", "a3a2"] {
-        game.play_uci(mv).unwrap();
-    }
-    assert_eq!(game.position().key(), now.key());
-    // From here a move to g8 repeats a position of the game, a draw, which
-    // beats any losing line.
-    let mut searcher = Searcher::new(8);
-    let mut last = None;
-    searcher.search(&game, &depth(6), &SearchControl::default(), &mut |i| {
-        last = Some(i.score)
-    });
-    assert_eq!(last, Some(Score::Cp(0)));
-    // Without the game's history the same position is simply lost.
-    searcher.clear();
-    searcher.search(
-        &Game::new(now),
-        &depth(6),
-        &SearchControl::default(),
-        &mut |i| last = Some(i.score),
-    );
-    assert!(matches!(last, Some(Score::Cp(s)) if s < -300), "{last:?}");
-}
-
-#[test]
 fn node_limit_stops_near_n() {
     let (result, infos) = run(
         movegen::STARTPOS_FEN,

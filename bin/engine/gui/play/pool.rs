@@ -13,8 +13,9 @@
 //!
 //! A worker keeps its transposition table from job to job, whatever the
 //! game: an entry is keyed by its position, so another game's entries are
-//! as valid as this one's. (A review clears it first, for a review that
-//! does not depend on what the worker searched before.)
+//! as valid as this one's. A review brings its own searcher (the size
+//! `engine analyse` uses, fresh for each review), so it does not depend on
+//! what the worker searched before.
 
 use crossbeam_channel::{Receiver, Sender};
 use movegen::{Game, Move};
@@ -37,10 +38,10 @@ pub struct Job {
     pub limits: Limits,
 }
 
-/// A game review: run on a worker with its transposition table and the
-/// job's stop flag. It reports through what it captured (the review's own
+/// A game review: run on a worker with the job's stop flag. It makes its
+/// own searcher and reports through what it captured (the review's own
 /// state), not through [`Report`].
-pub type ReviewJob = Box<dyn FnOnce(&mut Searcher, &SearchControl) + Send>;
+pub type ReviewJob = Box<dyn FnOnce(&SearchControl) + Send>;
 
 /// What a task asks of a worker.
 // The search is the common job and travelled unboxed before reviews came;
@@ -176,11 +177,9 @@ fn work(queue: Receiver<Task>, reports: Sender<Report>) {
         let job = match work {
             Work::Search(job) => job,
             Work::Review(review) => {
-                let searcher = table.get_or_insert_with(|| Searcher::new(HASH_MB));
-                let ran = catch_unwind(AssertUnwindSafe(|| review(searcher, &ticket.control)));
+                let ran = catch_unwind(AssertUnwindSafe(|| review(&ticket.control)));
                 if ran.is_err() {
                     log::error!("internal error in review {seat}; the engine carries on");
-                    table = None;
                 }
                 continue;
             }
@@ -309,7 +308,7 @@ mod tests {
         );
         let review = pool.submit_review(
             "r".into(),
-            Box::new(move |_: &mut Searcher, control: &SearchControl| {
+            Box::new(move |control: &SearchControl| {
                 let _ = ran_tx.send(control.stopped());
             }),
         );
@@ -333,7 +332,7 @@ mod tests {
         }
         let stopped = pool.submit_review(
             "s".into(),
-            Box::new(move |_: &mut Searcher, _: &SearchControl| {
+            Box::new(move |_: &SearchControl| {
                 let _ = skipped_tx.0.send(());
             }),
         );

@@ -219,6 +219,9 @@ pub struct Search<'a> {
     keys: KeyHistory,
     /// Repetitions are not looked for below this index (a null move cuts the chain).
     null_floor: usize,
+    /// The index of the root's key in `keys`: a repetition of a position at
+    /// or before it must be the third occurrence to be a draw.
+    root: usize,
     nodes: u64,
     /// Nodes already added to the shared total.
     flushed: u64,
@@ -245,6 +248,7 @@ impl<'a> Search<'a> {
             data,
             keys,
             null_floor: 0,
+            root: history.len(),
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -302,14 +306,33 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Draw by the fifty-move rule, bare material, or a repetition (once is
-    /// enough inside the search: a line that can repeat can repeat again).
+    /// Draw by the fifty-move rule, bare material, or a repetition.
     fn is_draw(&self, pos: &Position) -> bool {
-        pos.halfmove_clock() >= 100
-            || pos.is_insufficient_material()
-            || self
-                .keys
-                .repeats(pos.key(), pos.halfmove_clock(), self.null_floor)
+        pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || self.repeats(pos)
+    }
+
+    /// Whether `pos` counts as a repetition: it repeats a position reached
+    /// after the root (inside the search, once is enough: the side that
+    /// chose to repeat can repeat again), or it is the third occurrence of a
+    /// position of the game (two before it, at the root or earlier). A
+    /// position seen only once in the game before the search is not a draw:
+    /// either side may still avoid repeating it again.
+    fn repeats(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let keys = self.keys.as_slice();
+        let mut in_game = 0;
+        for i in self.keys.candidates(pos.halfmove_clock(), self.null_floor) {
+            if keys[i] == key {
+                if i > self.root {
+                    return true;
+                }
+                in_game += 1;
+                if in_game == 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {

@@ -21,6 +21,11 @@ impl Search<'_> {
         debug_assert!(self.main || !self.stopped);
         self.data.pv_len[0] = 0;
         self.seldepth = self.seldepth.clamp(1, MAX_PLY);
+        debug_assert_eq!(
+            self.keys.len(),
+            self.root,
+            "the root's key goes after the game's"
+        );
         self.keys.push(root.key());
         let mut best: Option<(usize, i32)> = None;
         #[allow(clippy::needless_range_loop)] // moves[..=i] rotate after the loop
