@@ -31,12 +31,56 @@ pub struct LabFiles {
     pub harness: &'static str,
     /// What `course hint` shows.
     pub hints: &'static str,
-    /// Planted bugs: (file name, contents), each a copy of the solution with one mistake.
+    /// Planted bugs: (file name, text), each one mistake written as changes to the solution
+    /// (see [`LabFiles::bug_source`]).
     pub bugs: &'static [(&'static str, &'static str)],
 }
 
+impl LabFiles {
+    /// The student file that a planted bug stands for: the bug's first two lines (`//! bug:`
+    /// and `//! expect:`), then the solution with each of the bug's changes made. A change is
+    /// a `//! replace:` line, the solution's lines to replace (they must occur exactly once),
+    /// a `//! with:` line and the lines that take their place.
+    ///
+    /// ```
+    /// let files = course::labs::all()[0].files();
+    /// let (_, bug) = files.bugs[0];
+    /// let source = files.bug_source(bug).unwrap();
+    /// assert!(source.starts_with("//! bug: "));
+    /// assert_ne!(source.lines().skip(2).collect::<Vec<_>>(), files.solution.lines().collect::<Vec<_>>());
+    /// ```
+    pub fn bug_source(&self, bug: &str) -> Result<String, String> {
+        const REPLACE: &str = "//! replace:\n";
+        const WITH: &str = "//! with:\n";
+        let mut lines = bug.splitn(3, '\n');
+        let (Some(what), Some(expect), Some(changes)) = (lines.next(), lines.next(), lines.next())
+        else {
+            return Err("a bug needs its `//! bug:` and `//! expect:` lines".into());
+        };
+        let Some(changes) = changes.strip_prefix(REPLACE) else {
+            return Err("a bug's changes start with `//! replace:`".into());
+        };
+        let mut source = self.solution.to_string();
+        for change in changes.split(&format!("\n{REPLACE}")) {
+            let Some((old, new)) = change.split_once(WITH) else {
+                return Err(format!("a change without `//! with:`: {change}"));
+            };
+            // The split took the last line's newline from every change but the last.
+            let new = match new.strip_suffix('\n') {
+                Some(lines) => format!("{lines}\n"),
+                None => format!("{new}\n"),
+            };
+            match source.matches(old).count() {
+                1 => source = source.replacen(old, &new, 1),
+                n => return Err(format!("{n} places in the solution read:\n{old}")),
+            }
+        }
+        Ok(format!("{what}\n{expect}\n{source}"))
+    }
+}
+
 /// A lab's [`LabFiles`] from its folder `course/labs/<dir>/`: `lab_files!("01-bitboards",
-/// ["bug-one.rs", "bug-two.rs"])` includes the README, skeleton, solution, harness, hints and
+/// ["bug-one.bug", "bug-two.bug"])` includes the README, skeleton, solution, harness, hints and
 /// the named files of `bugs/`. (The course's tests fail if a file in `bugs/` is not named.)
 #[macro_export]
 macro_rules! lab_files {

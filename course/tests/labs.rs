@@ -150,7 +150,14 @@ fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
             ));
             continue;
         };
-        match with_file(dir, lab, text) {
+        let source = match lab.files().bug_source(text) {
+            Ok(source) => source,
+            Err(e) => {
+                problems.push(format!("lab {n} bug {name}: {e}"));
+                continue;
+            }
+        };
+        match with_file(dir, lab, &source) {
             Ok(Verdict::Fail(d)) if d.to_string().contains(expect) => {}
             Ok(Verdict::Fail(d)) => problems.push(format!(
                 "lab {n} bug {name}: the diagnosis lacks `{expect}`:\n{d}"

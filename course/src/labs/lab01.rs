@@ -13,12 +13,12 @@ pub struct Lab01;
 static FILES: LabFiles = crate::lab_files!(
     "01-bitboards",
     [
-        "square-swapped.rs",
-        "bit-32-bit-shift.rs",
-        "clear-toggles.rs",
-        "popcount-skips-top-bit.rs",
-        "draw-upside-down.rs",
-        "lsb-highest-square.rs",
+        "square-swapped.bug",
+        "bit-32-bit-shift.bug",
+        "clear-toggles.bug",
+        "popcount-skips-top-bit.bug",
+        "draw-upside-down.bug",
+        "lsb-highest-square.bug",
     ]
 );
 

@@ -16,10 +16,10 @@ pub struct Lab02;
 static FILES: LabFiles = crate::lab_files!(
     "02-pawns",
     [
-        "capture-east-wraps.rs",
-        "double-push-jumps.rs",
-        "double-push-from-rank-3.rs",
-        "promotes-to-queen-only.rs",
+        "capture-east-wraps.bug",
+        "double-push-jumps.bug",
+        "double-push-from-rank-3.bug",
+        "promotes-to-queen-only.bug",
     ]
 );
 

@@ -15,10 +15,10 @@ pub struct Lab03;
 static FILES: LabFiles = crate::lab_files!(
     "03-knights-kings",
     [
-        "knight-two-files-one-mask.rs",
-        "king-east-wraps.rs",
-        "knight-masks-before-shift.rs",
-        "moves-capture-own-pieces.rs",
+        "knight-two-files-one-mask.bug",
+        "king-east-wraps.bug",
+        "knight-masks-before-shift.bug",
+        "moves-capture-own-pieces.bug",
     ]
 );
 

@@ -15,10 +15,10 @@ pub struct Lab04;
 static FILES: LabFiles = crate::lab_files!(
     "04-rays",
     [
-        "occupancy-not-masked.rs",
-        "no-final-mask.rs",
-        "rank-with-swap-bytes.rs",
-        "ray-past-the-blocker.rs"
+        "occupancy-not-masked.bug",
+        "no-final-mask.bug",
+        "rank-with-swap-bytes.bug",
+        "ray-past-the-blocker.bug"
     ]
 );
 

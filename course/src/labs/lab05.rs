@@ -20,10 +20,10 @@ pub struct Lab05;
 static FILES: LabFiles = crate::lab_files!(
     "05-magics",
     [
-        "rook-mask-edges.rs",
-        "subset-and.rs",
-        "corner-shift.rs",
-        "fill-off-by-one.rs"
+        "rook-mask-edges.bug",
+        "subset-and.bug",
+        "corner-shift.bug",
+        "fill-off-by-one.bug"
     ]
 );
 

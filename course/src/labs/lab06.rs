@@ -15,10 +15,10 @@ pub struct Lab06;
 static FILES: LabFiles = crate::lab_files!(
     "06-attacks",
     [
-        "pawn-color.rs",
-        "queen-forgotten.rs",
-        "own-pieces-block.rs",
-        "wrong-king.rs"
+        "pawn-color.bug",
+        "queen-forgotten.bug",
+        "own-pieces-block.bug",
+        "wrong-king.bug"
     ]
 );
 

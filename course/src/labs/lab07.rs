@@ -17,10 +17,10 @@ pub struct Lab07;
 static FILES: LabFiles = crate::lab_files!(
     "07-legal",
     [
-        "pinned-pawn-push.rs",
-        "king-xray.rs",
-        "checker-not-capturable.rs",
-        "double-check.rs"
+        "pinned-pawn-push.bug",
+        "king-xray.bug",
+        "checker-not-capturable.bug",
+        "double-check.bug"
     ]
 );
 

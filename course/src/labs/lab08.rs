@@ -14,11 +14,11 @@ pub struct Lab08;
 static FILES: LabFiles = crate::lab_files!(
     "08-special-moves",
     [
-        "castle-through-attack.rs",
-        "castle-in-check.rs",
-        "castle-b1-attacked.rs",
-        "ep-rank-pin.rs",
-        "queen-only.rs"
+        "castle-through-attack.bug",
+        "castle-in-check.bug",
+        "castle-b1-attacked.bug",
+        "ep-rank-pin.bug",
+        "queen-only.bug"
     ]
 );
 

@@ -19,10 +19,10 @@ pub struct Lab09;
 static FILES: LabFiles = crate::lab_files!(
     "09-position",
     [
-        "ranks-bottom-up.rs",
-        "rook-capture-keeps-castling.rs",
-        "en-passant-pawn-stays.rs",
-        "key-forgets-castling.rs",
+        "ranks-bottom-up.bug",
+        "rook-capture-keeps-castling.bug",
+        "en-passant-pawn-stays.bug",
+        "key-forgets-castling.bug",
     ]
 );
 

@@ -18,10 +18,10 @@ pub struct Lab10;
 static FILES: LabFiles = crate::lab_files!(
     "10-perft",
     [
-        "depth-zero-counts-moves.rs",
-        "divide-one-ply-too-deep.rs",
-        "child-not-used.rs",
-        "counts-interior-nodes.rs",
+        "depth-zero-counts-moves.bug",
+        "divide-one-ply-too-deep.bug",
+        "child-not-used.bug",
+        "counts-interior-nodes.bug",
     ]
 );
 

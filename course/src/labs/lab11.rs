@@ -21,11 +21,11 @@ pub struct Lab11;
 static FILES: LabFiles = crate::lab_files!(
     "11-search",
     [
-        "window-not-negated.rs",
-        "no-stand-pat.rs",
-        "mate-scored-as-draw.rs",
-        "black-table-not-mirrored.rs",
-        "ordering-at-root-only.rs",
+        "window-not-negated.bug",
+        "no-stand-pat.bug",
+        "mate-scored-as-draw.bug",
+        "black-table-not-mirrored.bug",
+        "ordering-at-root-only.bug",
     ]
 );
 

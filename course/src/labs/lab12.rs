@@ -14,10 +14,10 @@ pub struct Lab12;
 static FILES: LabFiles = crate::lab_files!(
     "12-uci",
     [
-        "bestmove-twice.rs",
-        "no-readyok.rs",
-        "startpos-ignores-moves.rs",
-        "fen-first-field-only.rs",
+        "bestmove-twice.bug",
+        "no-readyok.bug",
+        "startpos-ignores-moves.bug",
+        "fen-first-field-only.bug",
     ]
 );
 
