@@ -96,7 +96,7 @@ pub fn random_sparse_position(rng: &mut Rng, pieces: usize) -> Position {
 }
 
 /// Cells indexed by square (a1 = 0) as a FEN placement.
-fn placement(cells: &[char; 64]) -> String {
+pub fn placement(cells: &[char; 64]) -> String {
     let mut out = String::new();
     for rank in (0..8).rev() {
         let mut empty = 0;

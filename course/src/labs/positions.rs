@@ -50,7 +50,7 @@ fn cells_of(pos: &Position) -> [char; 64] {
 
 /// Cells (a1 = 0) and the other FEN fields as a position, if movegen accepts it.
 fn position(cells: &[char; 64], side: &str, castling: &str, ep: &str) -> Option<Position> {
-    let placement = placement_of(cells);
+    let placement = gen::placement(cells);
     Position::from_fen(&format!("{placement} {side} {castling} {ep} 0 1")).ok()
 }
 
@@ -154,7 +154,7 @@ pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
         // capture is legal, and the positions where the capture would expose the king (a
         // rank pin) are the ones lab 8 needs most.
         if position(&cells, side, "-", &ep).is_some() {
-            out.push(format!("{} {side} - {ep} 0 1", placement_of(&cells)));
+            out.push(format!("{} {side} - {ep} 0 1", gen::placement(&cells)));
         }
     }
     out
@@ -288,7 +288,7 @@ pub fn simpler(fen: &str) -> Vec<String> {
                 continue;
             }
             cells[i] = '.';
-            let placement = Position::from_fen(&format!("{} w - - 0 1", placement_of(&cells)))
+            let placement = Position::from_fen(&format!("{} w - - 0 1", gen::placement(&cells)))
                 .map(|p| p.fen().split_whitespace().next().unwrap_or("").to_string());
             cells[i] = c;
             let Ok(placement) = placement else { continue };
@@ -312,33 +312,6 @@ pub fn simpler(fen: &str) -> Vec<String> {
     }
     out.extend(crate::shrink::fewer_pieces(fen));
     out
-}
-
-/// Cells (a1 = 0) as a FEN placement.
-fn placement_of(cells: &[char; 64]) -> String {
-    let mut placement = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let c = cells[rank * 8 + file];
-            if c == '.' {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                placement.push_str(&empty.to_string());
-                empty = 0;
-            }
-            placement.push(c);
-        }
-        if empty > 0 {
-            placement.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
-    placement
 }
 
 #[cfg(test)]
