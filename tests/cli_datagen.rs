@@ -94,21 +94,44 @@ fn decode(rec: &[u8]) -> (String, i16, u8, bool) {
 
 #[test]
 fn two_runs_on_two_threads_write_the_same_valid_records() {
-    let args = ["--games", "6", "--nodes", "400", "--threads", "2", "--seed", "11"];
+    let args = [
+        "--games",
+        "6",
+        "--nodes",
+        "400",
+        "--threads",
+        "2",
+        "--seed",
+        "11",
+    ];
     let (a, b) = (temp("a.bin"), temp("b.bin"));
     let first = datagen(&a, &args);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let second = datagen(&b, &args);
-    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stderr));
+    assert!(
+        second.status.success(),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
     let (bytes_a, bytes_b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-    assert!(!temp("a.bin.part").exists(), "the part file is renamed at the end");
+    assert!(
+        !temp("a.bin.part").exists(),
+        "the part file is renamed at the end"
+    );
     let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
     assert_eq!(bytes_a, bytes_b, "the same arguments give the same bytes");
     assert_eq!(bytes_a.len() % RECORD, 0);
     let summary = String::from_utf8_lossy(&first.stdout);
     let records = bytes_a.len() / RECORD;
     assert!(records >= 60, "{records} records\n{summary}");
-    assert!(summary.contains(&format!("games 6 positions {records}")), "{summary}");
+    assert!(
+        summary.contains(&format!("games 6 positions {records}")),
+        "{summary}"
+    );
 
     let mut game_result = None;
     let mut games = 0;
@@ -120,7 +143,10 @@ fn two_runs_on_two_threads_write_the_same_valid_records() {
         assert!(!pos.in_check(), "{fen} is in check");
         assert!(pos.has_legal_move(), "{fen} is over");
         assert!(result <= 2, "{fen}: result {result}");
-        assert!(score.abs() < 20_000, "{fen}: {score} looks like a mate score");
+        assert!(
+            score.abs() < 20_000,
+            "{fen}: {score} looks like a mate score"
+        );
         if first {
             games += 1;
             game_result = Some(result);
@@ -137,8 +163,15 @@ fn two_runs_on_two_threads_write_the_same_valid_records() {
 fn a_different_seed_gives_different_games() {
     let (a, b) = (temp("s1.bin"), temp("s2.bin"));
     for (path, seed) in [(&a, "1"), (&b, "2")] {
-        let out = datagen(path, &["--positions", "40", "--nodes", "300", "--seed", seed]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = datagen(
+            path,
+            &["--positions", "40", "--nodes", "300", "--seed", seed],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let (bytes_a, bytes_b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
@@ -150,8 +183,11 @@ fn a_different_seed_gives_different_games() {
 #[test]
 fn bad_arguments_get_a_message_a_failure_and_no_file() {
     let bad_epd = temp("bad.epd");
-    std::fs::write(&bad_epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n")
-        .unwrap();
+    std::fs::write(
+        &bad_epd,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n",
+    )
+    .unwrap();
     let bad_epd_arg = bad_epd.to_string_lossy().into_owned();
     let out = temp("never.bin");
     let cases: [(&[&str], &str); 6] = [
@@ -159,7 +195,10 @@ fn bad_arguments_get_a_message_a_failure_and_no_file() {
         (&["--nodes", "0", "--games", "1"], "--nodes"),
         (&["--games", "1", "--positions", "5"], "cannot be used with"),
         (&["--threads", "x", "--games", "1"], "--threads"),
-        (&["--games", "1", "--openings", "/nonexistent/openings.epd"], "cannot read openings"),
+        (
+            &["--games", "1", "--openings", "/nonexistent/openings.epd"],
+            "cannot read openings",
+        ),
         (&["--games", "1", "--openings", &bad_epd_arg], "line 2:"),
     ];
     for (args, message) in cases {
@@ -171,7 +210,10 @@ fn bad_arguments_get_a_message_a_failure_and_no_file() {
     }
     let missing = datagen(&temp("x.bin"), &[]);
     assert!(!missing.status.success());
-    let nowhere = datagen(&PathBuf::from("/nonexistent/dir/out.bin"), &["--games", "1"]);
+    let nowhere = datagen(
+        &PathBuf::from("/nonexistent/dir/out.bin"),
+        &["--games", "1"],
+    );
     assert!(!nowhere.status.success());
     assert!(String::from_utf8_lossy(&nowhere.stderr).contains("cannot create"));
     let _ = std::fs::remove_file(&bad_epd);

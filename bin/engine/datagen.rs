@@ -46,8 +46,8 @@ pub fn run(opts: Options) -> Result<(), String> {
         return Err(format!("{} is a directory", opts.out.display()));
     }
     let part = part_path(&opts.out);
-    let mut file = File::create(&part)
-        .map_err(|e| format!("cannot create {}: {e}", part.display()))?;
+    let mut file =
+        File::create(&part).map_err(|e| format!("cannot create {}: {e}", part.display()))?;
     let config = Config {
         openings,
         target: opts.target,
@@ -68,7 +68,13 @@ pub fn run(opts: Options) -> Result<(), String> {
     bar.finish_and_clear();
     file.sync_all()
         .and_then(|()| std::fs::rename(&part, &opts.out))
-        .map_err(|e| format!("cannot move {} to {}: {e}", part.display(), opts.out.display()))?;
+        .map_err(|e| {
+            format!(
+                "cannot move {} to {}: {e}",
+                part.display(),
+                opts.out.display()
+            )
+        })?;
     summary(&opts, &totals, start.elapsed().as_secs_f64());
     Ok(())
 }

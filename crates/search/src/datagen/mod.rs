@@ -94,7 +94,11 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, OpeningsError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fen = line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+        let fen = line
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
         let pos = Position::from_fen(&fen)
             .map_err(|e| OpeningsError(format!("line {}: '{fen}': {e}", n + 1)))?;
         record::castling_bits(&pos)

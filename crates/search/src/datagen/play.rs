@@ -118,7 +118,9 @@ pub fn play_game(
     let mut judge = Judge::default();
     let (result, ending) = loop {
         if let Some(outcome) = game.outcome() {
-            let result = outcome.winner().map_or(GameResult::Draw, GameResult::win_for);
+            let result = outcome
+                .winner()
+                .map_or(GameResult::Draw, GameResult::win_for);
             break (result, Ending::Rules);
         }
         if game.moves().len() >= MAX_PLIES {
@@ -133,7 +135,13 @@ pub fn play_game(
         let best = found
             .best
             .expect("a position with no outcome has a legal move");
-        let white = |v: i32| if pos.side_to_move() == Color::White { v } else { -v };
+        let white = |v: i32| {
+            if pos.side_to_move() == Color::White {
+                v
+            } else {
+                -v
+            }
+        };
         // A mate score counts as beyond any threshold; such positions are decided.
         let score = match last {
             Some(Score::Cp(cp)) => Some(white(cp)),

@@ -154,7 +154,9 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
         let sq = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         // Past 32 pieces the record is corrupt; the FEN shows it as pawns.
-        let nibble = bytes.get(8 + i / 2).map_or(0, |b| (b >> (4 * (i % 2))) & 0xF);
+        let nibble = bytes
+            .get(8 + i / 2)
+            .map_or(0, |b| (b >> (4 * (i % 2))) & 0xF);
         let color = if nibble & 8 == 0 {
             Color::White
         } else {
@@ -187,7 +189,11 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
         }
     }
     let flags = bytes[27];
-    fen.push_str(if flags & BLACK_TO_MOVE != 0 { " b " } else { " w " });
+    fen.push_str(if flags & BLACK_TO_MOVE != 0 {
+        " b "
+    } else {
+        " w "
+    });
     let castling: String = "KQkq"
         .chars()
         .enumerate()
@@ -234,7 +240,10 @@ mod tests {
     fn the_fields_sit_where_the_spec_says() {
         let pos = Position::startpos();
         let bytes = encode(&pos, 300, GameResult::WhiteWon, false).unwrap();
-        assert_eq!(u64::from_le_bytes(bytes[0..8].try_into().unwrap()), 0xFFFF_0000_0000_FFFF);
+        assert_eq!(
+            u64::from_le_bytes(bytes[0..8].try_into().unwrap()),
+            0xFFFF_0000_0000_FFFF
+        );
         // a1 rook (3), b1 knight (1): low nibble first.
         assert_eq!(bytes[8], 0x13);
         // The last two pieces: g8 knight and h8 rook, Black (8 | piece).
