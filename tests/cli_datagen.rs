@@ -31,12 +31,12 @@ fn decode(rec: &[u8]) -> (String, i16, u8, bool) {
     let occupied = u64::from_le_bytes(rec[0..8].try_into().unwrap());
     let mut board = [' '; 64];
     let mut i = 0;
-    for sq in 0..64 {
+    for (sq, square) in board.iter_mut().enumerate() {
         if occupied >> sq & 1 == 1 {
             let code = (rec[8 + i / 2] >> (4 * (i % 2))) & 0xF;
             assert!(code & 7 <= 5, "piece code {code}");
             let letter = b"pnbrqk"[usize::from(code & 7)] as char;
-            board[sq] = if code & 8 != 0 {
+            *square = if code & 8 != 0 {
                 letter
             } else {
                 letter.to_ascii_uppercase()
