@@ -28,6 +28,9 @@ use std::sync::mpsc;
 /// changes the search, and so the data.
 pub const HASH_MB: usize = 16;
 
+/// A run fails after this many games in a row without a record.
+const MAX_EMPTY_GAMES: u32 = 1000;
+
 /// Stack for the game threads: the search recurses up to `MAX_PLY` deep.
 const STACK: usize = 16 << 20;
 
@@ -103,9 +106,9 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, OpeningsError> {
             .map_err(|e| OpeningsError(format!("line {}: '{fen}': {e}", n + 1)))?;
         record::castling_bits(&pos)
             .map_err(|e| OpeningsError(format!("line {}: '{fen}': {e}", n + 1)))?;
-        if !pos.has_legal_move() {
+        if let Some(outcome) = movegen::Game::new(pos).outcome() {
             return Err(OpeningsError(format!(
-                "line {}: '{fen}': the game is already over",
+                "line {}: '{fen}': the game is already over ({outcome})",
                 n + 1
             )));
         }
@@ -193,6 +196,9 @@ fn write_in_order(
 ) -> io::Result<Totals> {
     let mut totals = Totals::default();
     let mut waiting: BTreeMap<u64, play::Played> = BTreeMap::new();
+    // Games in a row that gave no record: with a position target, openings
+    // whose games all end at once would otherwise never meet it.
+    let mut empty = 0;
     // Games arrive out of order; the loop ends when every thread has hung up.
     for (index, played) in receive.iter() {
         waiting.insert(index, played);
@@ -209,6 +215,12 @@ fn write_in_order(
             totals.results[2 - game.result as usize] += 1;
             totals.endings[game.ending as usize] += 1;
             progress(&totals);
+            empty = if bytes.is_empty() { empty + 1 } else { 0 };
+            if empty >= MAX_EMPTY_GAMES {
+                return Err(io::Error::other(format!(
+                    "{MAX_EMPTY_GAMES} games in a row gave no position: the openings end too soon"
+                )));
+            }
             let done = match target {
                 Target::Games(n) => totals.games >= n,
                 Target::Positions(n) => totals.positions >= n,
@@ -275,5 +287,7 @@ mod tests {
         assert!(parse_openings("# nothing\n").is_err());
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq -";
         assert!(parse_openings(mated).unwrap_err().0.contains("over"));
+        let bare = "8/8/4k3/8/8/3NK3/8/8 w - -";
+        assert!(parse_openings(bare).unwrap_err().0.contains("insufficient"));
     }
 }

@@ -9,9 +9,9 @@ use crate::Searcher;
 use movegen::{Color, Game, Position};
 
 /// Random plies after the opening: at least this many ...
-const RANDOM_PLIES_MIN: usize = 4;
+const RANDOM_PLIES_MIN: usize = 2;
 /// ... and up to this many more, so both sides get to move first.
-const RANDOM_PLIES_EXTRA: usize = 3;
+const RANDOM_PLIES_EXTRA: usize = 2;
 /// A side resigns once the score (White's view) has been at least this far
 /// for it to lose ...
 pub const RESIGN_SCORE: i32 = 1000;
