@@ -2,6 +2,7 @@
 //! bench subcommands for people at a terminal, and `analyse` to review games.
 
 mod analyse;
+mod datagen;
 mod gui;
 mod progress;
 mod units;
@@ -68,6 +69,37 @@ enum Cmd {
         /// Write the annotated games here (default: stdout).
         #[arg(short, long)]
         out: Option<PathBuf>,
+    },
+    /// Play self-play games at a fixed node budget and write their positions,
+    /// search scores and results as 32-byte training records (docs/datagen.md).
+    ///
+    /// The file is the same on every machine for the same arguments, whatever
+    /// the number of threads. It is written as FILE.part and renamed to FILE
+    /// at the end.
+    Datagen {
+        /// The records file to write.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Games to play.
+        #[arg(long, required_unless_present = "positions", conflicts_with = "positions",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        games: Option<u64>,
+        /// Positions to write instead (the last game is cut to fit).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        positions: Option<u64>,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        nodes: u64,
+        /// Seed of the openings and random plies (game i depends on it and i only).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Games played at once, one search thread each (default: the number of cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// EPD or FEN file of start positions (default: tests/data/openings.epd
+        /// and openings-wide.epd, built in).
+        #[arg(long)]
+        openings: Option<PathBuf>,
     },
     /// Serve the board page: Collect, Explore, Crowd, Play and Review.
     ///
@@ -324,6 +356,30 @@ fn main() -> ExitCode {
             threads: threads as usize,
             hash_mb: hash as usize,
             out,
+        }),
+        Some(Cmd::Datagen {
+            out,
+            games,
+            positions,
+            nodes,
+            seed,
+            threads,
+            openings,
+        }) => datagen::run(datagen::Options {
+            out,
+            target: match (games, positions) {
+                (_, Some(n)) => search::datagen::Target::Positions(n),
+                (n, None) => search::datagen::Target::Games(
+                    n.expect("clap requires --games without --positions"),
+                ),
+            },
+            nodes,
+            seed,
+            threads: threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            ),
+            openings,
         }),
         Some(Cmd::Gui {
             port,

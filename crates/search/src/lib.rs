@@ -13,6 +13,7 @@
 pub mod annotate;
 mod bench;
 mod breakdown;
+pub mod datagen;
 mod deepen;
 mod eval;
 mod limits;
