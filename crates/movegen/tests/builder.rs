@@ -6,25 +6,12 @@
 #[path = "../../../tests/support/rng.rs"]
 mod rng;
 
-use movegen::{CastlingMode, Position, PositionBuilder};
-use rng::Rng;
+#[path = "support/suite.rs"]
+mod suite;
+use suite::suite;
 
-fn suite(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mode = CastlingMode::from_chess960(name.contains("960"));
-    text.lines()
-        .filter_map(|l| l.split(';').next())
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| {
-            Position::from_fen(f)
-                .unwrap()
-                .with_castling_mode(mode)
-                .unwrap()
-        })
-        .collect()
-}
+use movegen::{Position, PositionBuilder};
+use rng::Rng;
 
 fn assert_round_trip(pos: &Position) {
     let back = PositionBuilder::from_position(pos)

@@ -23,6 +23,10 @@
 #[path = "../../../tests/support/rng.rs"]
 mod rng;
 
+#[path = "support/suite.rs"]
+mod suite;
+use suite::suite;
+
 use movegen::{CastlingMode, Move, Position};
 use rng::Rng;
 use shakmaty::fen::Fen;
@@ -37,23 +41,6 @@ fn env_number(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn suite(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mode = CastlingMode::from_chess960(name.contains("960"));
-    text.lines()
-        .filter_map(|l| l.split(';').next())
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| {
-            Position::from_fen(f)
-                .unwrap()
-                .with_castling_mode(mode)
-                .unwrap()
-        })
-        .collect()
 }
 
 /// shakmaty's position for ours, read from our FEN (in Shredder notation,
