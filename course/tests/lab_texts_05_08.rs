@@ -2,7 +2,9 @@
 //! here with the diagram module from movegen's sets, and must appear in its lab's README
 //! exactly (when the drawing style changes, this test prints the new block to paste).
 
-use std::path::Path;
+#[path = "support/drawn.rs"]
+mod drawn;
+use drawn::assert_drawn;
 
 use course::diagram::{self, Marks};
 use movegen::{attacks, check_mask, pins, Bitboard, Color, Position, Square};
@@ -200,20 +202,7 @@ fn drawings() -> Vec<(&'static str, &'static str, String)> {
 
 #[test]
 fn the_diagrams_of_labs_5_to_8_are_drawn_by_the_course() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("labs");
-    let mut missing = Vec::new();
-    for (lab, what, drawing) in drawings() {
-        let text = std::fs::read_to_string(root.join(lab).join("README.md")).expect("the lab text");
-        let block = format!("```\n{drawing}\n```");
-        if !text.contains(&block) {
-            missing.push(format!("{lab}: {what}:\n{block}"));
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "lab texts lack these drawings:\n\n{}",
-        missing.join("\n\n")
-    );
+    assert_drawn(drawings());
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! changes, this test prints the new block to paste). The facts the texts state about their
 //! positions are checked against movegen too.
 
-use std::path::Path;
+#[path = "support/drawn.rs"]
+mod drawn;
+use drawn::assert_drawn;
 
 use course::diagram;
 use movegen::{Color, Piece, Position};
@@ -46,20 +48,7 @@ fn drawings() -> Vec<(&'static str, &'static str, String)> {
 
 #[test]
 fn the_diagrams_of_labs_9_to_12_are_drawn_by_the_course() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("labs");
-    let mut missing = Vec::new();
-    for (lab, what, drawing) in drawings() {
-        let text = std::fs::read_to_string(root.join(lab).join("README.md")).expect("the lab text");
-        let block = format!("```\n{drawing}\n```");
-        if !text.contains(&block) {
-            missing.push(format!("{lab}: {what}:\n{block}"));
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "lab texts lack these drawings:\n\n{}",
-        missing.join("\n\n")
-    );
+    assert_drawn(drawings());
 }
 
 #[test]
