@@ -17,6 +17,7 @@ pub mod datagen;
 mod deepen;
 mod eval;
 mod limits;
+pub mod nnue;
 mod ordering;
 mod params;
 pub mod review;
@@ -37,7 +38,9 @@ pub use strength::{Strength, ELO_MAX, ELO_MIN};
 pub use wdl::{wdl, wdl_material, WdlModel, WDL_MODEL};
 
 use movegen::{Game, Move};
+use nnue::Network;
 use search::{RootMove, Shared, ThreadData};
+use std::sync::Arc;
 use std::time::Instant;
 use tt::Table;
 
@@ -50,6 +53,8 @@ pub struct Searcher {
     tt: Table,
     /// Per-thread ordering memory; the first is the main thread's.
     threads: Vec<ThreadData>,
+    /// The evaluation network; `None` for the hand-written evaluation.
+    net: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -58,7 +63,20 @@ impl Searcher {
         Searcher {
             tt: Table::new(hash_mb),
             threads: vec![ThreadData::new()],
+            net: Some(Network::built_in()),
         }
+    }
+
+    /// Evaluates with `net`, or with the hand-written evaluation for
+    /// `None`. The table is cleared: it keeps static evaluations.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.tt.clear();
+    }
+
+    /// The evaluation network in use (`None`: the hand-written evaluation).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// Resizes (and clears) the transposition table.
@@ -151,7 +169,14 @@ impl Searcher {
             t.new_search();
         }
         let deadlines = time::deadlines(limits, root.side_to_move());
-        let shared = Shared::new(&self.tt, control, start, deadlines, limits.nodes);
+        let shared = Shared::new(
+            &self.tt,
+            control,
+            start,
+            deadlines,
+            limits.nodes,
+            self.net.as_deref(),
+        );
         let shared = &shared;
         let (main, helpers) = self.threads[..n]
             .split_first_mut()

@@ -17,12 +17,14 @@ pub use play::{RESIGN_PLIES, RESIGN_SCORE};
 pub use record::{decode, encode, GameResult, Record, RecordError, RECORD_BYTES};
 
 use crate::limits::SearchControl;
+use crate::nnue::Network;
 use crate::Searcher;
 use movegen::Position;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 
 /// Transposition table per game thread, MiB. Fixed: the table's size
 /// changes the search, and so the data.
@@ -56,6 +58,9 @@ pub struct Config {
     pub seed: u64,
     /// Game threads (0 counts as 1).
     pub threads: usize,
+    /// The evaluation network the games are played with (`None`: the
+    /// hand-written evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 /// Counts of a run so far.
@@ -169,6 +174,7 @@ fn worker(
     send: &mpsc::Sender<(u64, play::Played)>,
 ) {
     let mut searcher = Searcher::new(HASH_MB);
+    searcher.set_network(config.net.clone());
     loop {
         if control.stopped() {
             return;
@@ -249,6 +255,7 @@ mod tests {
             nodes: 300,
             seed: 7,
             threads,
+            net: Some(Network::built_in()),
         }
     }
 

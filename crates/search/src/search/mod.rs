@@ -8,6 +8,8 @@ mod root;
 
 use crate::eval::{evaluate, has_non_pawn_material};
 use crate::limits::{SearchControl, MAX_PLY};
+use crate::nnue::accumulator::AccumulatorStack;
+use crate::nnue::Network;
 use crate::ordering::{history_bonus, is_tactical, score_move, update_history, History, Killers};
 use crate::time::Deadlines;
 use crate::tt::{Bound, Entry, Table};
@@ -39,6 +41,8 @@ pub struct ThreadData {
     /// Move-ordering scores per ply, so no node zero-fills its own.
     scores: Vec<[i32; MAX_MOVES]>,
     reductions: Box<Reductions>,
+    /// The network's accumulators, one entry per ply.
+    nnue: AccumulatorStack,
 }
 
 impl ThreadData {
@@ -51,6 +55,7 @@ impl ThreadData {
             pv_len: [0; MAX_PLY],
             scores: vec![[0; MAX_MOVES]; MAX_PLY],
             reductions: Box::new(Reductions::new()),
+            nnue: AccumulatorStack::new(MAX_PLY),
         }
     }
 
@@ -77,6 +82,8 @@ pub struct Shared<'a> {
     start: Instant,
     deadlines: Deadlines,
     node_limit: Option<u64>,
+    /// The evaluation network; `None` for the hand-written evaluation.
+    net: Option<&'a Network>,
 }
 
 impl<'a> Shared<'a> {
@@ -87,6 +94,7 @@ impl<'a> Shared<'a> {
         start: Instant,
         deadlines: Deadlines,
         node_limit: Option<u64>,
+        net: Option<&'a Network>,
     ) -> Shared<'a> {
         Shared {
             tt,
@@ -96,6 +104,7 @@ impl<'a> Shared<'a> {
             start,
             deadlines,
             node_limit,
+            net,
         }
     }
 
@@ -243,6 +252,7 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         // Room for the whole path, so pushing keys never allocates.
         let keys = history.with_room(MAX_PLY + 2);
+        data.nnue.clear();
         Search {
             shared,
             data,
@@ -295,6 +305,23 @@ impl<'a> Search<'a> {
                 self.stopped = true;
             }
         }
+    }
+
+    /// The static evaluation of `pos`, the node at `ply`, for the side to
+    /// move: the network's (from the ply's accumulators), or the
+    /// hand-written one.
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match self.shared.net {
+            Some(net) => self.data.nnue.evaluate(net, pos, ply),
+            None => evaluate(pos),
+        }
+    }
+
+    /// A new node on `ply`: its line is empty and its accumulators stale.
+    #[inline]
+    fn enter(&mut self, ply: usize) {
+        self.data.pv_len[ply] = ply;
+        self.data.nnue.enter(ply);
     }
 
     #[inline]
@@ -379,7 +406,7 @@ impl<'a> Search<'a> {
         ply: usize,
         null_ok: bool,
     ) -> i32 {
-        self.data.pv_len[ply] = ply;
+        self.enter(ply);
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
         }
@@ -397,7 +424,7 @@ impl<'a> Search<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         let in_check = pos.in_check();
@@ -422,7 +449,7 @@ impl<'a> Search<'a> {
         let eval = match entry {
             _ if in_check => -INF,
             Some(e) => i32::from(e.eval),
-            None => evaluate(pos),
+            None => self.evaluate(pos, ply),
         };
         // Reverse futility: far enough above beta that no quiet reply will
         // bring it back within a few plies.

@@ -2,7 +2,6 @@
 //! evasion when in check, standing pat on the static evaluation otherwise.
 
 use super::{Search, INF, MATE};
-use crate::eval::evaluate;
 use crate::limits::MAX_PLY;
 use crate::ordering::TACTICAL;
 use movegen::{Move, Position};
@@ -10,18 +9,18 @@ use movegen::{Move, Position};
 impl Search<'_> {
     /// Quiescence: captures and promotions (every evasion when in check) until quiet.
     pub(super) fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.data.pv_len[ply] = ply;
+        self.enter(ply);
         self.count_node(ply);
         if self.stopped {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.in_check();
         let mut best = -INF;
         if !in_check {
-            best = evaluate(pos);
+            best = self.evaluate(pos, ply);
             if best >= beta {
                 return best;
             }
