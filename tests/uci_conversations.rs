@@ -20,6 +20,8 @@ fn handshake_lists_options_then_uciok() {
         "Threads",
         "Move Overhead",
         "UCI_Chess960",
+        "Use NNUE",
+        "EvalFile",
     ] {
         let prefix = format!("option name {option} type ");
         assert!(
@@ -28,7 +30,98 @@ fn handshake_lists_options_then_uciok() {
         );
     }
     assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    assert!(lines.contains(&"option name EvalFile type string default <built-in>".to_string()));
     e.ready();
+}
+
+/// The `NNUE evaluation: ` line of `eval`.
+fn nnue_line(e: &mut Engine) -> Vec<String> {
+    e.send("eval");
+    e.until(|l| l.starts_with("Final evaluation: "))
+}
+
+#[test]
+fn eval_file_and_use_nnue_choose_the_evaluation() {
+    let dir = std::env::temp_dir().join(format!("pinmask-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut e = Engine::start();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let built_in = nnue_line(&mut e);
+    let final_line = |lines: &[String]| lines.last().unwrap().clone();
+    let nnue = |lines: &[String]| {
+        lines
+            .iter()
+            .find(|l| l.starts_with("NNUE evaluation: "))
+            .unwrap()
+            .clone()
+    };
+    let hand = |lines: &[String]| {
+        lines
+            .iter()
+            .find(|l| l.starts_with("Hand-written evaluation: "))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        final_line(&built_in)["Final evaluation: ".len()..],
+        nnue(&built_in)["NNUE evaluation: ".len()..nnue(&built_in).find(" (768").unwrap()]
+    );
+
+    // Files that are not networks: one error each, the network unchanged.
+    let short = dir.join("short.nnue");
+    std::fs::write(&short, b"PMNN").unwrap();
+    for path in [
+        short.display().to_string(),
+        dir.join("missing.nnue").display().to_string(),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let errors = e.ready();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("info string error: setoption EvalFile: "),
+            "{errors:?}"
+        );
+        assert!(
+            errors[0].ends_with("the network is unchanged"),
+            "{errors:?}"
+        );
+    }
+    assert_eq!(nnue_line(&mut e), built_in);
+
+    // Another network: a copy of the built-in one with the output bias moved.
+    let mut bytes = search::nnue::Network::built_in().to_bytes();
+    let at = bytes.len() - 4;
+    let bias = i32::from_le_bytes(bytes[at..].try_into().unwrap()) + 255 * 64;
+    bytes[at..].copy_from_slice(&bias.to_le_bytes());
+    let other = dir.join("other.nnue");
+    std::fs::write(&other, &bytes).unwrap();
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
+    assert!(e.ready().is_empty());
+    let moved = nnue_line(&mut e);
+    assert_ne!(nnue(&moved), nnue(&built_in));
+    assert_eq!(hand(&moved), hand(&built_in));
+
+    // The hand-written evaluation, then back to the built-in network.
+    e.send("setoption name Use NNUE value false");
+    let off = nnue_line(&mut e);
+    assert!(nnue(&off).contains("not in use"), "{off:?}");
+    assert_eq!(
+        final_line(&off)["Final evaluation: ".len()..],
+        hand(&off)["Hand-written evaluation: ".len()..]
+    );
+    e.send("go depth 3");
+    let pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+    assert_legal_bestmove(&e.bestmove(), &pos);
+    e.send("setoption name Use NNUE value true");
+    e.send("setoption name EvalFile value <built-in>");
+    assert!(e.ready().is_empty());
+    assert_eq!(nnue_line(&mut e), built_in);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

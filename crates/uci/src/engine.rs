@@ -11,6 +11,8 @@ use crate::position::parse_position;
 use crate::report::bench_summary;
 use crate::worker::{JobKind, PerftJob, SearchJob, Worker};
 use movegen::{CastlingMode, Game};
+use search::nnue::Network;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Runs `search::bench` (at its default depth if `None`) on this thread and
@@ -40,6 +42,8 @@ pub struct Engine {
     worker: Worker,
     /// Varies the weakened search's choices from move to move and run to run.
     games_seed: u64,
+    /// The network `EvalFile` loaded (in use while `Use NNUE` is on).
+    net: Arc<Network>,
 }
 
 /// The next seed of a sequence (a Weyl step; `Strength` mixes it).
@@ -61,6 +65,7 @@ impl Engine {
             games_seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
+            net: Network::built_in(),
         }
     }
 
@@ -97,7 +102,8 @@ impl Engine {
                 }
             }
             Command::Eval => {
-                for line in eval_lines(self.game.position()) {
+                let net = self.options.use_nnue.then_some(&*self.net);
+                for line in eval_lines(self.game.position(), net) {
                     self.out.line(&line);
                 }
             }
@@ -129,11 +135,22 @@ impl Engine {
                 match change {
                     OptionChange::Hash(mb) => self.worker.resize(mb),
                     OptionChange::ClearHash => self.worker.clear(),
+                    OptionChange::Network(net) => {
+                        self.net = net;
+                        self.send_network();
+                    }
+                    OptionChange::UseNnue => self.send_network(),
                     OptionChange::Plain => {}
                 }
             }
             Err(e) => self.out.error(&e.to_string()),
         }
+    }
+
+    /// Tells the worker which evaluation the options choose.
+    fn send_network(&self) {
+        let net = self.options.use_nnue.then(|| self.net.clone());
+        self.worker.set_network(net);
     }
 
     /// `position ...`; all or nothing.

@@ -1,9 +1,11 @@
 //! The `eval` command: the static evaluation of the current position as a
 //! table, term by term, per side, middlegame and endgame, in pawns, then
 //! the phase and the tapered total (the numbers come from
-//! `search::Breakdown`).
+//! `search::Breakdown`); then the network's evaluation beside it, and the
+//! one the search uses.
 
 use movegen::{Color, Position};
+use search::nnue::{accumulator, Network, HIDDEN, INPUTS};
 use search::{Breakdown, MgEg, Term};
 
 /// Centipawns as pawns with two decimals and a sign.
@@ -16,8 +18,9 @@ fn pair((mg, eg): MgEg) -> String {
     format!("{:>7} {:>7}", pawns(mg), pawns(eg))
 }
 
-/// The text `eval` prints, line by line.
-pub fn eval_lines(pos: &Position) -> Vec<String> {
+/// The text `eval` prints, line by line; `net` is the network in use
+/// (`None` when `Use NNUE` is off).
+pub fn eval_lines(pos: &Position, net: Option<&Network>) -> Vec<String> {
     let b = Breakdown::of(pos);
     let rule = format!(
         " {}+{}+{}+{}",
@@ -73,15 +76,36 @@ pub fn eval_lines(pos: &Position) -> Vec<String> {
         "Tempo: {} for the side to move ({side})",
         pawns(Breakdown::TEMPO)
     ));
-    let white_view = match b.side_to_move {
-        Color::White => b.final_score(),
-        Color::Black => -b.final_score(),
+    let views = |score: i32| {
+        let white = match b.side_to_move {
+            Color::White => score,
+            Color::Black => -score,
+        };
+        format!(
+            "{} (White's view; {} for {side} to move)",
+            pawns(white),
+            pawns(score)
+        )
     };
     lines.push(format!(
-        "Final evaluation: {} (White's view; {} for {side} to move)",
-        pawns(white_view),
-        pawns(b.final_score())
+        "Hand-written evaluation: {}",
+        views(b.final_score())
     ));
+    let used = match net {
+        Some(net) => {
+            let score = accumulator::evaluate(net, pos);
+            lines.push(format!(
+                "NNUE evaluation: {} ({INPUTS}->{HIDDEN}x2->1)",
+                views(score)
+            ));
+            score
+        }
+        None => {
+            lines.push("NNUE evaluation: not in use (Use NNUE is false)".to_string());
+            b.final_score()
+        }
+    };
+    lines.push(format!("Final evaluation: {}", views(used)));
     lines.iter().map(|l| l.trim_end().to_string()).collect()
 }
 
@@ -100,7 +124,7 @@ mod tests {
     #[test]
     fn the_table_has_a_row_per_term_and_the_final_score() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
-        let lines = eval_lines(&pos);
+        let lines = eval_lines(&pos, None);
         for term in Term::ALL {
             assert!(lines.iter().any(|l| l.contains(term.name())), "{term:?}");
         }
@@ -111,6 +135,36 @@ mod tests {
             last.contains(&format!("{} for Black to move", pawns(score))),
             "{last}"
         );
+        assert!(
+            last.starts_with(&format!("Final evaluation: {}", pawns(-score))),
+            "{last}"
+        );
+    }
+
+    #[test]
+    fn with_a_network_the_final_line_is_the_networks() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        let net = Network::built_in();
+        let lines = eval_lines(&pos, Some(&net));
+        let score = accumulator::evaluate(&net, &pos);
+        let nnue = lines
+            .iter()
+            .find(|l| l.starts_with("NNUE evaluation: "))
+            .unwrap();
+        assert!(
+            nnue.contains(&format!("{} for Black to move", pawns(score))),
+            "{nnue}"
+        );
+        let hand = search::evaluate(&pos);
+        let written = lines
+            .iter()
+            .find(|l| l.starts_with("Hand-written evaluation: "))
+            .unwrap();
+        assert!(
+            written.contains(&format!("{} for Black to move", pawns(hand))),
+            "{written}"
+        );
+        let last = lines.last().unwrap();
         assert!(
             last.starts_with(&format!("Final evaluation: {}", pawns(-score))),
             "{last}"

@@ -1,6 +1,8 @@
 //! The UCI options the engine offers and how `setoption` changes them.
 
+use search::nnue::Network;
 use std::fmt;
+use std::sync::Arc;
 use vampirc_uci::{UciMessage, UciOptionConfig};
 
 /// Default transposition table size in MiB.
@@ -38,7 +40,15 @@ pub struct Options {
     pub elo: u32,
     /// `UCI_ShowWDL`: add `wdl W D L` to the search's `info` lines.
     pub show_wdl: bool,
+    /// `Use NNUE`: evaluate with the network (`false`: the hand-written
+    /// evaluation).
+    pub use_nnue: bool,
+    /// `EvalFile`: the network file loaded, or [`BUILT_IN_NET`].
+    pub eval_file: String,
 }
+
+/// `EvalFile`'s value for the network built into the binary.
+pub const BUILT_IN_NET: &str = "<built-in>";
 
 impl Default for Options {
     fn default() -> Options {
@@ -53,6 +63,8 @@ impl Default for Options {
             limit_strength: false,
             elo: search::ELO_MIN,
             show_wdl: false,
+            use_nnue: true,
+            eval_file: BUILT_IN_NET.to_string(),
         }
     }
 }
@@ -64,6 +76,10 @@ pub enum OptionChange {
     Hash(usize),
     /// Clear the transposition table.
     ClearHash,
+    /// Evaluate with this network (the one `EvalFile` loaded).
+    Network(Arc<Network>),
+    /// `Use NNUE` changed.
+    UseNnue,
     /// Anything that only updates [`Options`].
     Plain,
 }
@@ -79,6 +95,8 @@ pub enum OptionError {
     NotInteger(String, String),
     /// A check option's value is neither `true` nor `false`.
     NotBool(String, String),
+    /// `EvalFile` could not be read or is not a network of this build.
+    EvalFile(String),
 }
 
 impl fmt::Display for OptionError {
@@ -91,6 +109,9 @@ impl fmt::Display for OptionError {
             }
             OptionError::NotBool(name, value) => {
                 write!(f, "setoption {name}: expected true or false, got '{value}'")
+            }
+            OptionError::EvalFile(why) => {
+                write!(f, "setoption EvalFile: {why}; the network is unchanged")
             }
         }
     }
@@ -148,6 +169,14 @@ pub fn option_lines() -> Vec<String> {
             i64::from(search::ELO_MAX),
         ),
         check("UCI_ShowWDL"),
+        UciOptionConfig::Check {
+            name: "Use NNUE".to_string(),
+            default: Some(true),
+        },
+        UciOptionConfig::String {
+            name: "EvalFile".to_string(),
+            default: Some(BUILT_IN_NET.to_string()),
+        },
     ]
     .into_iter()
     .map(|o| UciMessage::Option(o).to_string())
@@ -222,6 +251,23 @@ fn check(name: &str, value: &str) -> Result<bool, OptionError> {
     }
 }
 
+/// The network of an `EvalFile` value: [`BUILT_IN_NET`] (or `<empty>`,
+/// as GUIs send an empty string) for the built-in one, else a file.
+fn load_network(value: &str) -> Result<Arc<Network>, OptionError> {
+    if value == BUILT_IN_NET || value == "<empty>" {
+        return Ok(Network::built_in());
+    }
+    let bytes = std::fs::read(value).map_err(|e| {
+        OptionError::EvalFile(format!(
+            "cannot read '{}': {e}",
+            crate::command::clip(value)
+        ))
+    })?;
+    let net = Network::from_bytes(&bytes)
+        .map_err(|e| OptionError::EvalFile(format!("'{}': {e}", crate::command::clip(value))))?;
+    Ok(Arc::new(net))
+}
+
 impl Options {
     /// Applies `setoption name <name> [value <value>]`. Names match without
     /// regard to case; `notes` receives messages about clamped values.
@@ -290,6 +336,15 @@ impl Options {
             "uci_showwdl" => {
                 self.show_wdl = check("UCI_ShowWDL", need()?)?;
                 Ok(OptionChange::Plain)
+            }
+            "use nnue" => {
+                self.use_nnue = check("Use NNUE", need()?)?;
+                Ok(OptionChange::UseNnue)
+            }
+            "evalfile" => {
+                let net = load_network(need()?)?;
+                self.eval_file = value.to_string();
+                Ok(OptionChange::Network(net))
             }
             _ => Err(OptionError::Unknown(crate::command::clip(name))),
         }

@@ -12,9 +12,11 @@ use crate::perft;
 use crate::report::{bench_summary, bestmove_line, info_line, perft_lines};
 use crossbeam_channel::{Receiver, Sender};
 use movegen::{Game, Position};
+use search::nnue::Network;
 use search::{Limits, SearchControl, SearchInfo, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::thread;
 
 /// A search to run: an owned copy of everything it needs.
@@ -65,6 +67,8 @@ enum Task {
     Resize(usize),
     /// Forget what was learnt (`ucinewgame`, `Clear Hash`).
     Clear,
+    /// Evaluate with this network (`None`: the hand-written evaluation).
+    Network(Option<Arc<Network>>),
 }
 
 /// The protocol side of a job sent and not yet reported ended.
@@ -147,6 +151,12 @@ impl Worker {
         self.send(Task::Clear);
     }
 
+    /// Evaluates with `net` from the next job on (`None`: the hand-written
+    /// evaluation); the transposition table is cleared.
+    pub fn set_network(&self, net: Option<Arc<Network>>) {
+        self.send(Task::Network(net));
+    }
+
     /// Stops every job sent so far, running or queued; each still answers.
     pub fn stop_all(&mut self) {
         self.forget_ended();
@@ -212,11 +222,20 @@ impl Worker {
 fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: usize) {
     let mut hash_mb = hash_mb;
     let mut searcher = Searcher::new(hash_mb);
+    let mut net = searcher.network().cloned();
     for task in tasks {
         match task {
             Task::Job(job) => {
                 let id = job.id;
                 run_job(*job, &mut searcher, hash_mb, &out);
+                let same = match (searcher.network(), &net) {
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    (a, b) => a.is_none() && b.is_none(),
+                };
+                if !same {
+                    // A job that failed left a fresh searcher.
+                    searcher.set_network(net.clone());
+                }
                 // The protocol thread may be gone (shutting down): nothing to tell.
                 let _ = ended.send(id);
             }
@@ -225,6 +244,10 @@ fn worker_loop(tasks: Receiver<Task>, ended: Sender<u64>, out: Output, hash_mb: 
                 searcher.resize_hash(mb);
             }
             Task::Clear => searcher.clear(),
+            Task::Network(n) => {
+                net = n;
+                searcher.set_network(net.clone());
+            }
         }
     }
 }
