@@ -190,7 +190,7 @@ fn bad_arguments_get_a_message_a_failure_and_no_file() {
     .unwrap();
     let bad_epd_arg = bad_epd.to_string_lossy().into_owned();
     let out = temp("never.bin");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--games", "0"], "--games"),
         (&["--nodes", "0", "--games", "1"], "--nodes"),
         (&["--games", "1", "--positions", "5"], "cannot be used with"),
@@ -200,6 +200,14 @@ fn bad_arguments_get_a_message_a_failure_and_no_file() {
             "cannot read openings",
         ),
         (&["--games", "1", "--openings", &bad_epd_arg], "line 2:"),
+        (
+            &["--games", "1", "--eval", "/nonexistent/net.nnue"],
+            "cannot read network",
+        ),
+        (
+            &["--games", "1", "--eval", &bad_epd_arg],
+            "a network file is",
+        ),
     ];
     for (args, message) in cases {
         let result = datagen(&out, args);

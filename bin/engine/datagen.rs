@@ -8,9 +8,11 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use search::datagen::{self, Config, Target, Totals};
+use search::nnue::Network;
 use std::fs::File;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The default openings: both files of `tests/data`, in the binary so the
@@ -28,10 +30,27 @@ pub struct Options {
     pub seed: u64,
     pub threads: usize,
     pub openings: Option<PathBuf>,
+    /// `built-in`, `hce` or a network file.
+    pub eval: String,
+}
+
+/// The network `--eval` names (`None`: the hand-written evaluation).
+pub fn network(eval: &str) -> Result<Option<Arc<Network>>, String> {
+    match eval {
+        "built-in" => Ok(Some(Network::built_in())),
+        "hce" => Ok(None),
+        path => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read network {path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("network {path}: {e}"))?;
+            Ok(Some(Arc::new(net)))
+        }
+    }
 }
 
 /// Runs the games and writes the file; a summary goes to stdout.
 pub fn run(opts: Options) -> Result<(), String> {
+    let net = network(&opts.eval)?;
     let openings = match &opts.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -54,6 +73,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         nodes: opts.nodes,
         seed: opts.seed,
         threads: opts.threads,
+        net,
     };
     let bar = bar(opts.target);
     let start = Instant::now();
@@ -115,6 +135,7 @@ fn bar(target: Target) -> ProgressBar {
 fn summary(opts: &Options, t: &Totals, secs: f64) {
     let per_hour = |n: u64| n as f64 * 3600.0 / secs.max(1e-9);
     println!("file {}", opts.out.display());
+    println!("eval {} nodes {}", opts.eval, opts.nodes);
     println!("games {} positions {}", t.games, t.positions);
     println!(
         "results white {} draw {} black {}",

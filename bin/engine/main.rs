@@ -5,6 +5,7 @@ mod analyse;
 mod datagen;
 mod gui;
 mod progress;
+mod train;
 mod units;
 
 use clap::{Parser, Subcommand};
@@ -100,6 +101,53 @@ enum Cmd {
         /// and openings-wide.epd, built in).
         #[arg(long)]
         openings: Option<PathBuf>,
+        /// The evaluation the games are played with: `built-in` (the network
+        /// in the binary), `hce` (the hand-written evaluation) or a network file.
+        #[arg(long, default_value = "built-in")]
+        eval: String,
+    },
+    /// Train an evaluation network on datagen records (docs/datagen.md) and
+    /// write it as a network file (crates/search/src/nnue).
+    ///
+    /// The last games of the data are held out for validation. The same data,
+    /// seed and settings give the same file whatever the number of threads.
+    /// It is written as FILE.part and renamed to FILE at the end.
+    #[command(allow_negative_numbers = true)]
+    Train {
+        /// The network file to write.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Record files, read one after the other.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        epochs: u32,
+        /// Positions per optimiser step.
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+        batch: u32,
+        /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight of the search score in the target against the game's result (0 to 1).
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f64,
+        /// Centipawns per logit (default: fitted to the training positions).
+        #[arg(long)]
+        k: Option<f64>,
+        /// Seed of the start weights and the shuffles.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Threads (default: the number of cores); the file does not depend on them.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// Fraction of the games, the last ones, held out for validation.
+        #[arg(long, default_value_t = 0.05)]
+        valid: f64,
+        /// Do not show positions without castling rights mirrored (files a
+        /// and h swapped) to the trainer.
+        #[arg(long)]
+        no_mirror: bool,
     },
     /// Serve the board page: Collect, Explore, Crowd, Play and Review.
     ///
@@ -365,7 +413,9 @@ fn main() -> ExitCode {
             seed,
             threads,
             openings,
+            eval,
         }) => datagen::run(datagen::Options {
+            eval,
             out,
             target: match (games, positions) {
                 (_, Some(n)) => search::datagen::Target::Positions(n),
@@ -380,6 +430,36 @@ fn main() -> ExitCode {
                 |n| n as usize,
             ),
             openings,
+        }),
+        Some(Cmd::Train {
+            out,
+            data,
+            epochs,
+            batch,
+            lr,
+            lambda,
+            k,
+            seed,
+            threads,
+            valid,
+            no_mirror,
+        }) => train::run(train::Options {
+            out,
+            data,
+            config: search::nnue::train::TrainConfig {
+                epochs: epochs as usize,
+                batch: batch as usize,
+                lr,
+                lambda,
+                k,
+                seed,
+                threads: threads.map_or_else(
+                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    |n| n as usize,
+                ),
+                valid,
+                mirror: !no_mirror,
+            },
         }),
         Some(Cmd::Gui {
             port,
