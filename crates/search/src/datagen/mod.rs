@@ -9,7 +9,7 @@
 //! index order whichever finishes first. The format is in [`record`] and
 //! docs/datagen.md.
 
-mod play;
+pub(crate) mod play;
 pub mod record;
 
 pub use play::{game_seed, Ending, DRAW_FROM_PLY, DRAW_PLIES, DRAW_SCORE, MAX_PLIES};

@@ -27,6 +27,7 @@ pub const DRAW_FROM_PLY: usize = 80;
 pub const MAX_PLIES: usize = 400;
 
 /// SplitMix64: a 64-bit state stepped by a constant and mixed.
+#[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {

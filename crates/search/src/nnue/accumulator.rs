@@ -276,15 +276,11 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
 
-    /// A small generator for test weights.
-    struct Rng(u64);
+    /// The generator of the test weights and walks.
+    struct Rng(crate::datagen::play::Rng);
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
+            self.0.next_u64()
         }
         fn range(&mut self, lo: i32, hi: i32) -> i32 {
             lo + (self.next() % (hi - lo + 1) as u64) as i32
@@ -293,7 +289,7 @@ mod tests {
 
     /// A network of random weights within the loader's ranges.
     fn random_net(seed: u64) -> Network {
-        let mut rng = Rng(seed);
+        let mut rng = Rng(crate::datagen::play::Rng::new(seed));
         let mut net = Network::zeroed(300);
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
@@ -358,7 +354,7 @@ mod tests {
     #[test]
     fn the_stack_agrees_with_a_fresh_computation() {
         let net = random_net(7);
-        let mut rng = Rng(1);
+        let mut rng = Rng(crate::datagen::play::Rng::new(1));
         let mut stack = AccumulatorStack::new(16);
         let mut checked = 0;
         for fen in [

@@ -216,23 +216,20 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// SplitMix64: a small, seeded generator.
+/// The trainer's generator: SplitMix64, the generator datagen seeds its
+/// games with, and the draws the trainer needs from it.
 #[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
+pub struct SplitMix64(crate::datagen::play::Rng);
 
 impl SplitMix64 {
     /// A generator from `seed`.
     pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
+        SplitMix64(crate::datagen::play::Rng::new(seed))
     }
 
     /// The next 64 bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in [-1, 1).
