@@ -16,9 +16,9 @@ use movegen::{Piece, Position};
 
 /// `a(m) = A[0] + A[1] · m`, centipawns, as fitted by
 /// `cargo run --release --example wdl_fit` (2000 games, 5000 nodes a move).
-const A: [f64; 2] = [267.1, -2.844];
+const A: [f64; 2] = [329.1, -3.767];
 /// `b(m) = B[0] + B[1] · m`, centipawns, from the same fit.
-const B: [f64; 2] = [143.1, -0.413];
+const B: [f64; 2] = [160.1, -0.650];
 
 /// Material on the board for the model: 1 per pawn, 3 per knight or
 /// bishop, 5 per rook, 9 per queen, both sides together (78 at the start).
