@@ -12,6 +12,7 @@ pub mod diagram;
 pub mod gen;
 pub mod grade;
 pub mod labs;
+pub mod referee;
 pub mod runner;
 pub mod shrink;
 pub mod student;

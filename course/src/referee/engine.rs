@@ -1,0 +1,409 @@
+//! One UCI engine as a child process, spoken to as a GUI would: its stdin held open, each
+//! answer awaited with a deadline.
+//!
+//! A thread reads the engine's stdout into a channel, so every wait is a `recv_timeout` (no
+//! polling) and the end of the output (the process died) is the channel's disconnection.
+//! Another thread keeps the last lines of its stderr for the report when it dies. Dropping an
+//! [`Engine`] sends `quit` and kills the process if it has not ended a moment later.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long an engine has to answer `uci` and `isready`.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a dropped engine has to end after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Lines of output that may wait unread before the reader thread waits too (an engine that
+/// floods its output is slowed down, not held in memory).
+const BACKLOG: usize = 4096;
+
+/// Lines of stderr kept for the report of a crash.
+const STDERR_TAIL: usize = 4;
+
+/// How to start an engine and set it up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name in tables and PGN.
+    pub name: String,
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// UCI options to set after the handshake: name and value (`None` for a button).
+    pub options: Vec<(String, Option<String>)>,
+}
+
+/// Why an engine could not be started and made ready.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The program could not be run (missing, not executable, not a program).
+    Spawn(String),
+    /// No `uciok` in time; the lines it printed instead.
+    NoUciok(Vec<String>),
+    /// It ended before the handshake was over: how, and its last stderr lines.
+    Died(String),
+    /// An option it does not offer: the name asked for and the names it offers.
+    NoSuchOption(String, Vec<String>),
+    /// No `readyok` in time after the options.
+    NotReady,
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Spawn(e) => write!(f, "cannot be started ({e})"),
+            StartError::NoUciok(printed) if printed.is_empty() => write!(
+                f,
+                "did not answer `uci` with `uciok` within {} s (it printed nothing); is it a UCI engine?",
+                ANSWER_TIMEOUT.as_secs()
+            ),
+            StartError::NoUciok(printed) => write!(
+                f,
+                "did not answer `uci` with `uciok` within {} s (it printed `{}`); is it a UCI engine?",
+                ANSWER_TIMEOUT.as_secs(),
+                printed.join(" / ")
+            ),
+            StartError::Died(how) => write!(f, "stopped before answering `uci`: {how}"),
+            StartError::NoSuchOption(name, offered) if offered.is_empty() => {
+                write!(f, "has no option `{name}` (it offers none)")
+            }
+            StartError::NoSuchOption(name, offered) => write!(
+                f,
+                "has no option `{name}` (it offers: {})",
+                offered.join(", ")
+            ),
+            StartError::NotReady => write!(
+                f,
+                "did not answer `isready` with `readyok` within {} s",
+                ANSWER_TIMEOUT.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// Why a wait for an answer ended without one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// Nothing in time.
+    Timeout,
+    /// The process ended (or closed its output): how, and its last stderr lines.
+    Died(String),
+}
+
+/// A running engine, past its handshake.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Receiver<Vec<String>>,
+}
+
+impl Engine {
+    /// Starts `spec`'s program, checks that it speaks UCI (`uci` answered by `uciok`), sets its
+    /// options and waits for `readyok`, each answer within `timeout`.
+    ///
+    /// # Errors
+    /// A [`StartError`]; the process, if it was started, is ended.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, StartError> {
+        let mut engine = Engine::spawn(spec)?;
+        let offered = engine.handshake(timeout)?;
+        for (name, value) in &spec.options {
+            let Some(known) = offered.iter().find(|o| o.eq_ignore_ascii_case(name)) else {
+                return Err(StartError::NoSuchOption(name.clone(), offered));
+            };
+            let line = match value {
+                Some(v) => format!("setoption name {known} value {v}"),
+                None => format!("setoption name {known}"),
+            };
+            engine.send(&line).map_err(died)?;
+        }
+        engine.sync(timeout).map_err(|e| match e {
+            NoAnswer::Timeout => StartError::NotReady,
+            NoAnswer::Died(how) => StartError::Died(how),
+        })?;
+        Ok(engine)
+    }
+
+    /// The one place the tournament starts a program.
+    fn spawn(spec: &EngineSpec) -> Result<Engine, StartError> {
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| StartError::Spawn(e.to_string()))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (line_tx, lines) = mpsc::sync_channel(BACKLOG);
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if line_tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let (tail_tx, tail_rx) = mpsc::channel();
+        thread::spawn(move || {
+            let _ = tail_tx.send(tail(stderr));
+        });
+        Ok(Engine {
+            child,
+            stdin,
+            lines,
+            stderr: tail_rx,
+        })
+    }
+
+    /// `uci` until `uciok`: the names of the options it offers.
+    fn handshake(&mut self, timeout: Duration) -> Result<Vec<String>, StartError> {
+        self.send("uci").map_err(died)?;
+        let deadline = Instant::now() + timeout;
+        let mut offered = Vec::new();
+        let mut printed = Vec::new();
+        loop {
+            match self.next_line(deadline) {
+                Ok(line) if line.trim() == "uciok" => return Ok(offered),
+                Ok(line) => {
+                    if let Some(name) = option_name(&line) {
+                        offered.push(name.to_string());
+                    } else if !line.starts_with("id ") && printed.len() < 3 {
+                        printed.push(line);
+                    }
+                }
+                Err(NoAnswer::Timeout) => return Err(StartError::NoUciok(printed)),
+                Err(NoAnswer::Died(how)) => return Err(StartError::Died(how)),
+            }
+        }
+    }
+
+    /// `ucinewgame`, then `isready` until `readyok`.
+    ///
+    /// # Errors
+    /// No `readyok` within `timeout`, or the engine died.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), NoAnswer> {
+        self.send("ucinewgame")?;
+        self.sync(timeout)
+    }
+
+    /// `isready` until `readyok`.
+    fn sync(&mut self, timeout: Duration) -> Result<(), NoAnswer> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        while self.next_line(deadline)?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// Sends `position` and `go`, and waits until `allowed` after the `go` for a `bestmove`
+    /// line: its words after `bestmove`, and the time it took.
+    ///
+    /// # Errors
+    /// No `bestmove` in time, or the engine died.
+    pub fn think(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowed: Duration,
+    ) -> Result<(String, Duration), NoAnswer> {
+        // Whatever is left from the last move (a second `bestmove`, late `info`) is not an
+        // answer to this one.
+        while self.lines.try_recv().is_ok() {}
+        self.send(position)?;
+        self.send(go)?;
+        let started = Instant::now();
+        let deadline = started + allowed;
+        loop {
+            let line = self.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            if words.next() == Some("bestmove") {
+                return Ok((words.collect::<Vec<_>>().join(" "), started.elapsed()));
+            }
+        }
+    }
+
+    /// Writes one line and flushes it.
+    fn send(&mut self, line: &str) -> Result<(), NoAnswer> {
+        let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        if written.is_err() {
+            return Err(NoAnswer::Died(self.end()));
+        }
+        Ok(())
+    }
+
+    /// The next line of output, waiting until `deadline` at most.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, NoAnswer> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(NoAnswer::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(NoAnswer::Died(self.end())),
+        }
+    }
+
+    /// Ends the process and says how it ended: its exit status and last stderr lines.
+    fn end(&mut self) -> String {
+        let _ = self.child.kill();
+        let status = match self.child.wait() {
+            Ok(s) => s.to_string(),
+            Err(e) => e.to_string(),
+        };
+        let last = self
+            .stderr
+            .recv_timeout(QUIT_GRACE)
+            .unwrap_or_default()
+            .join(" / ");
+        if last.is_empty() {
+            status
+        } else {
+            format!("{status}: {last}")
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        // Its output ends when it does; then (or at the deadline) make sure it is gone.
+        while self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .is_ok()
+        {}
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A start error for a failure to write to the engine.
+fn died(e: NoAnswer) -> StartError {
+    match e {
+        NoAnswer::Died(how) => StartError::Died(how),
+        NoAnswer::Timeout => StartError::NotReady,
+    }
+}
+
+/// The name in `option name NAME type ...` (names may hold spaces).
+fn option_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim()).filter(|n| !n.is_empty())
+}
+
+/// The last few non-empty lines of a stream, read to its end (a Rust panic's note on
+/// backtraces is left out: the lines before it say what happened).
+fn tail(stream: impl Read) -> Vec<String> {
+    let mut kept = VecDeque::new();
+    let mut reader = BufReader::new(stream);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf).trim().to_string();
+                if line.is_empty() || line.starts_with("note: run with `RUST_BACKTRACE") {
+                    continue;
+                }
+                if kept.len() == STDERR_TAIL {
+                    kept.pop_front();
+                }
+                kept.push_back(line);
+            }
+        }
+    }
+    kept.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_names_may_hold_spaces() {
+        assert_eq!(
+            option_name("option name Skill Level type spin default 20 min 0 max 20"),
+            Some("Skill Level")
+        );
+        assert_eq!(
+            option_name("option name Clear Hash type button"),
+            Some("Clear Hash")
+        );
+        assert_eq!(option_name("option name  type x"), None);
+        assert_eq!(option_name("id name Foo"), None);
+    }
+
+    #[test]
+    fn stderr_tail_keeps_the_last_lines_without_the_backtrace_note() {
+        let text = "a\n\nb\nc\nthread 'main' panicked at src/x.rs:1:1:\nboom\nnote: run with `RUST_BACKTRACE=1` to show\n";
+        assert_eq!(
+            tail(text.as_bytes()),
+            ["b", "c", "thread 'main' panicked at src/x.rs:1:1:", "boom"]
+        );
+    }
+
+    fn spec(program: &str, args: &[&str]) -> EngineSpec {
+        EngineSpec {
+            name: "x".into(),
+            program: program.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            options: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn programs_that_do_not_speak_uci_are_refused_with_what_they_did() {
+        let short = Duration::from_millis(300);
+        let err = Engine::start(&spec("/no/such/engine", &[]), short).err();
+        assert!(matches!(err, Some(StartError::Spawn(_))), "{err:?}");
+        // `cat` repeats what it is told: no `uciok`.
+        let err = Engine::start(&spec("cat", &[]), short).err();
+        assert_eq!(err, Some(StartError::NoUciok(vec!["uci".into()])));
+        let err = Engine::start(&spec("sh", &["-c", "echo oops >&2; exit 3"]), short).err();
+        let Some(StartError::Died(how)) = err else {
+            panic!("{err:?}")
+        };
+        assert!(
+            how.contains("exit status: 3") && how.ends_with("oops"),
+            "{how}"
+        );
+    }
+
+    #[test]
+    fn options_are_checked_against_those_offered() {
+        let script = "read l; echo 'option name Skill Level type spin'; echo uciok; \
+                      while read l; do case $l in isready) echo readyok;; esac; done";
+        let mut s = spec("sh", &["-c", script]);
+        s.options = vec![("skill level".into(), Some("0".into()))];
+        assert!(Engine::start(&s, ANSWER_TIMEOUT).is_ok());
+        s.options = vec![("Hash".into(), Some("16".into()))];
+        let err = Engine::start(&s, ANSWER_TIMEOUT).err();
+        assert_eq!(
+            err,
+            Some(StartError::NoSuchOption(
+                "Hash".into(),
+                vec!["Skill Level".into()]
+            ))
+        );
+    }
+}

@@ -1,0 +1,343 @@
+//! One game between two engines, refereed by movegen: the moves are checked against the legal
+//! moves, the clocks are kept here, and the game ends by the rules, by adjudication or by a
+//! forfeit.
+
+use std::fmt;
+use std::time::Duration;
+
+use movegen::{Color, Game, Outcome, Position};
+
+use super::clock::{decimal_seconds, Clock, TimeControl};
+use super::engine::{Engine, NoAnswer};
+
+/// The settings a game is played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    /// The time control.
+    pub tc: TimeControl,
+    /// Time an engine may take beyond its clock before it loses on time (for the pipes and
+    /// the scheduler, which the clock charges to the engine).
+    pub margin: Duration,
+    /// A game still going after this many moves of each side is adjudicated a draw.
+    pub max_moves: Option<u32>,
+    /// How long an engine has to answer `isready` before a game.
+    pub ready_timeout: Duration,
+}
+
+/// Why an engine lost a game without the board deciding it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// No `bestmove` within the time it had (clock and margin).
+    Time(Duration),
+    /// A `bestmove` that is not a legal move: the words after `bestmove`.
+    Illegal(String),
+    /// The engine stopped (how), could not be restarted, or did not get ready for the game.
+    Crash(String),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules: mate, stalemate, insufficient material, fifty moves, threefold repetition.
+    Rules(Outcome),
+    /// A draw after the move limit.
+    MoveLimit,
+    /// The loser's fault.
+    Forfeit {
+        /// The side that lost.
+        loser: Color,
+        /// What it did.
+        fault: Fault,
+    },
+}
+
+impl Ending {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Ending::Rules(outcome) => outcome.winner(),
+            Ending::MoveLimit => None,
+            Ending::Forfeit { loser, .. } => Some(!*loser),
+        }
+    }
+
+    /// The result as PGN writes it.
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// PGN's `Termination` tag.
+    pub fn termination(&self) -> &'static str {
+        match self {
+            Ending::Rules(_) => "normal",
+            Ending::MoveLimit => "adjudication",
+            Ending::Forfeit { fault, .. } => match fault {
+                Fault::Time(_) => "time forfeit",
+                Fault::Illegal(_) => "illegal move",
+                Fault::Crash(_) => "abandoned",
+            },
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    /// A sentence for the PGN comment and the progress line: `Black loses on time (...)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Rules(outcome) => write!(f, "{outcome}"),
+            Ending::MoveLimit => f.write_str("draw by the move limit"),
+            Ending::Forfeit { loser, fault } => match fault {
+                Fault::Time(allowed) => write!(
+                    f,
+                    "{loser:?} loses on time (no bestmove within {} s)",
+                    decimal_seconds(*allowed)
+                ),
+                Fault::Illegal(words) if words.is_empty() => {
+                    write!(
+                        f,
+                        "{loser:?} loses by an illegal move (`bestmove` without a move)"
+                    )
+                }
+                Fault::Illegal(words) => {
+                    write!(f, "{loser:?} loses by an illegal move (`bestmove {words}`)")
+                }
+                Fault::Crash(how) => write!(f, "{loser:?} forfeits: its engine {how}"),
+            },
+        }
+    }
+}
+
+/// A game as it was played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// The start position and the moves.
+    pub game: Game,
+    /// How it ended.
+    pub ending: Ending,
+    /// The time each move took, from `go` to `bestmove`.
+    pub times: Vec<Duration>,
+    /// Whether both engines were ready for it (a game forfeited before that was not played).
+    pub started: bool,
+}
+
+impl Played {
+    /// A game `loser` forfeited before it started.
+    pub fn unstarted(start: Position, loser: Color, fault: Fault) -> Played {
+        Played {
+            game: Game::new(start),
+            ending: Ending::Forfeit { loser, fault },
+            times: Vec::new(),
+            started: false,
+        }
+    }
+}
+
+/// Plays one game from `start`.
+pub fn play(white: &mut Engine, black: &mut Engine, start: Position, rules: &Rules) -> Played {
+    let engines = [white, black];
+    for color in Color::ALL {
+        if let Err(e) = engines[color.index()].new_game(rules.ready_timeout) {
+            let how = match e {
+                NoAnswer::Timeout => format!(
+                    "did not answer `isready` within {} s",
+                    decimal_seconds(rules.ready_timeout)
+                ),
+                NoAnswer::Died(how) => format!("stopped ({how})"),
+            };
+            return Played::unstarted(start, color, Fault::Crash(how));
+        }
+    }
+    let mut game = Game::new(start);
+    let mut clocks = [Clock::new(&rules.tc); 2];
+    let mut times = Vec::new();
+    let ending = loop {
+        if let Some(outcome) = game.outcome() {
+            break Ending::Rules(outcome);
+        }
+        if let Some(limit) = rules.max_moves {
+            if game.moves().len() >= 2 * limit as usize {
+                break Ending::MoveLimit;
+            }
+        }
+        let side = game.position().side_to_move();
+        let allowed = clocks[side.index()].left() + rules.margin;
+        let go = go_command(&clocks, side, &rules.tc);
+        let fault = match engines[side.index()].think(&position_command(&game), &go, allowed) {
+            Ok((_, used)) if used > allowed => Fault::Time(allowed),
+            Ok((words, used)) => {
+                let text = words.split_whitespace().next().unwrap_or("");
+                match game.play_uci(text) {
+                    Ok(_) => {
+                        clocks[side.index()].punch(&rules.tc, used);
+                        times.push(used);
+                        continue;
+                    }
+                    Err(_) => Fault::Illegal(words),
+                }
+            }
+            Err(NoAnswer::Timeout) => Fault::Time(allowed),
+            Err(NoAnswer::Died(how)) => Fault::Crash(format!("stopped ({how})")),
+        };
+        break Ending::Forfeit { loser: side, fault };
+    };
+    Played {
+        game,
+        ending,
+        times,
+        started: true,
+    }
+}
+
+/// `position startpos|fen FEN [moves ...]` for the game so far.
+pub fn position_command(game: &Game) -> String {
+    let start = game.start();
+    let mut line = if *start == Position::startpos() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", start.fen())
+    };
+    let mode = start.castling_mode();
+    for (i, mv) in game.moves().iter().enumerate() {
+        line.push_str(if i == 0 { " moves " } else { " " });
+        line.push_str(&mv.to_uci(mode).to_string());
+    }
+    line
+}
+
+/// `go wtime W btime B winc I binc I [movestogo N]` in milliseconds.
+fn go_command(clocks: &[Clock; 2], side: Color, tc: &TimeControl) -> String {
+    let ms = |d: Duration| d.as_millis();
+    let inc = ms(tc.increment);
+    let mut line = format!(
+        "go wtime {} btime {} winc {inc} binc {inc}",
+        ms(clocks[0].left()),
+        ms(clocks[1].left())
+    );
+    if let Some(n) = clocks[side.index()].moves_to_go(tc) {
+        line.push_str(&format!(" movestogo {n}"));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::engine::{EngineSpec, ANSWER_TIMEOUT};
+
+    /// A shell engine that answers each `go` with the next of `moves` (`-` for silence, `!` to
+    /// exit).
+    fn scripted(moves: &str) -> Engine {
+        let script = format!(
+            "moves='{moves}'; while read l; do case \"$l\" in \
+             uci) echo uciok;; isready) echo readyok;; quit) exit 0;; \
+             go*) set -- $moves; m=$1; shift; moves=\"$*\"; \
+                  case $m in -) ;; !) exit 7;; *) echo \"bestmove $m\";; esac;; \
+             esac; done"
+        );
+        let spec = EngineSpec {
+            name: "scripted".into(),
+            program: "sh".into(),
+            args: vec!["-c".into(), script],
+            options: Vec::new(),
+        };
+        Engine::start(&spec, ANSWER_TIMEOUT).expect("sh runs the script")
+    }
+
+    fn rules(tc: &str) -> Rules {
+        Rules {
+            tc: tc.parse().expect("valid"),
+            margin: Duration::from_millis(100),
+            max_moves: None,
+            ready_timeout: ANSWER_TIMEOUT,
+        }
+    }
+
+    fn game(white: &str, black: &str, rules: &Rules) -> Played {
+        play(
+            &mut scripted(white),
+            &mut scripted(black),
+            Position::startpos(),
+            rules,
+        )
+    }
+
+    #[test]
+    fn a_mate_ends_the_game_by_the_rules() {
+        let played = game("f2f3 g2g4", "e7e5 d8h4", &rules("10"));
+        assert_eq!(
+            played.ending,
+            Ending::Rules(Outcome::Checkmate {
+                winner: Color::Black
+            })
+        );
+        assert_eq!(played.ending.result(), "0-1");
+        assert_eq!(played.ending.termination(), "normal");
+        assert_eq!(played.game.movetext(), "1. f3 e5 2. g4 Qh4#");
+    }
+
+    #[test]
+    fn illegal_malformed_silent_and_dead_engines_lose() {
+        let r = rules("0.3");
+        let played = game("e2e4 e2e4", "e7e5", &r);
+        assert_eq!(
+            played.ending,
+            Ending::Forfeit {
+                loser: Color::White,
+                fault: Fault::Illegal("e2e4".into())
+            }
+        );
+        assert_eq!(played.ending.termination(), "illegal move");
+        assert_eq!(played.game.moves().len(), 2);
+        let played = game("e2e4", "(none)", &r);
+        assert_eq!(played.ending.result(), "1-0");
+        assert_eq!(
+            played.ending.to_string(),
+            "Black loses by an illegal move (`bestmove (none)`)"
+        );
+        let played = game("e2e4", "-", &r);
+        assert_eq!(
+            played.ending,
+            Ending::Forfeit {
+                loser: Color::Black,
+                fault: Fault::Time(Duration::from_millis(400))
+            }
+        );
+        assert_eq!(played.ending.termination(), "time forfeit");
+        let played = game("!", "e7e5", &r);
+        let Ending::Forfeit {
+            loser: Color::White,
+            fault: Fault::Crash(how),
+        } = &played.ending
+        else {
+            panic!("{:?}", played.ending)
+        };
+        assert!(how.contains("exit status: 7"), "{how}");
+        assert_eq!(played.ending.termination(), "abandoned");
+        assert!(played.started);
+    }
+
+    #[test]
+    fn the_move_limit_adjudicates_a_draw_and_commands_carry_the_game() {
+        let mut r = rules("40/10+0.1");
+        r.max_moves = Some(1);
+        let played = game("e2e4", "e7e5", &r);
+        assert_eq!(played.ending, Ending::MoveLimit);
+        assert_eq!(played.ending.result(), "1/2-1/2");
+        assert_eq!(
+            position_command(&played.game),
+            "position startpos moves e2e4 e7e5"
+        );
+        let clocks = [Clock::new(&r.tc); 2];
+        assert_eq!(
+            go_command(&clocks, Color::White, &r.tc),
+            "go wtime 10000 btime 10000 winc 100 binc 100 movestogo 40"
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        let from_fen = Game::new(Position::from_fen(fen).expect("valid"));
+        assert_eq!(position_command(&from_fen), format!("position fen {fen}"));
+    }
+}
