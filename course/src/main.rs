@@ -84,26 +84,8 @@ enum Cmd {
         #[arg(long, default_value_t = 5000)]
         query_timeout_ms: u64,
     },
-    /// A round robin between UCI engines through cutechess-cli.
-    Tournament {
-        /// The engines' executables (at least two).
-        engines: Vec<PathBuf>,
-        /// Games per pairing.
-        #[arg(long, default_value_t = 2)]
-        games: u32,
-        /// Time control, cutechess-cli's `tc` (moves/time+increment).
-        #[arg(long, default_value = "40/10+0.1")]
-        tc: String,
-        /// The PGN file of all games.
-        #[arg(long, default_value = "tournament.pgn")]
-        pgn: PathBuf,
-        /// Pinmask's engine program, to play as one more player at --elo.
-        #[arg(long)]
-        pinmask: Option<PathBuf>,
-        /// The Elo Pinmask plays at (UCI_Elo) with --pinmask.
-        #[arg(long, default_value_t = 1500)]
-        elo: u32,
-    },
+    /// A round robin between UCI engines, refereed by the course: crosstable, standings, PGN.
+    Tournament(course::tournament::Args),
     /// Draw a bitboard (0x...), a FEN, or `numbers` (the square numbering) as the lab texts do.
     #[command(hide = true)]
     Diagram {
@@ -151,20 +133,7 @@ fn main() -> ExitCode {
                 Duration::from_millis(query_timeout_ms),
             )
         }),
-        Cmd::Tournament {
-            engines,
-            games,
-            tc,
-            pgn,
-            pinmask,
-            elo,
-        } => course::tournament::run(&course::tournament::Tournament {
-            engines,
-            games,
-            tc,
-            pgn,
-            pinmask: pinmask.map(|p| (p, elo)),
-        }),
+        Cmd::Tournament(args) => course::tournament::run(&args),
         Cmd::Diagram { what } => diagram(&what.join(" ")),
     };
     match result {

@@ -142,38 +142,6 @@ fn check_passes_a_solved_lab_in_seconds_and_records_progress() {
 }
 
 #[test]
-fn tournament_without_cutechess_says_so_and_fails() {
-    let scratch = Scratch::new("tournament");
-    let root = &scratch.0;
-    let engine = root.join("engine");
-    fs::write(&engine, "").expect("writable");
-    let e = engine.to_string_lossy().into_owned();
-    let out = Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(["tournament", &e, &e])
-        .env("PATH", root)
-        .output()
-        .expect("course runs");
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(
-        text(&out).contains("cutechess-cli is not installed"),
-        "{}",
-        text(&out)
-    );
-    let out = course(&["tournament", &e], root);
-    assert!(
-        !out.status.success() && text(&out).contains("at least two engines"),
-        "{}",
-        text(&out)
-    );
-    let out = course(&["tournament", &e, "/no/such/engine"], root);
-    assert!(
-        !out.status.success() && text(&out).contains("is not an engine program"),
-        "{}",
-        text(&out)
-    );
-}
-
-#[test]
 fn grade_survives_broken_and_hanging_students_and_writes_csv() {
     let scratch = Scratch::new("grade");
     let subs = scratch.0.join("subs");

@@ -1,0 +1,259 @@
+//! `course tournament` as an instructor runs it: student engines built from the course's own
+//! lab 12 solution, a named reference engine with options, games refereed by the course.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+use movegen::pgn::read_games;
+
+#[path = "support/scratch.rs"]
+mod scratch;
+use scratch::Scratch;
+
+fn course(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_course"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("course runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Builds the lab 12 solution's engine in `root/ws` and returns the binary.
+fn build_student_engine(root: &Path) -> PathBuf {
+    let out = course(&["init", "ws", "--solutions"], root);
+    assert!(out.status.success(), "{}", text(&out));
+    let ws = root.join("ws");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--offline",
+            "--release",
+            "--bin",
+            "engine",
+        ])
+        .arg("--manifest-path")
+        .arg(ws.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(ws.join("target"))
+        // The outer `cargo test`'s settings are not the student's.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET")
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{}", text(&out));
+    ws.join("target/release/engine")
+}
+
+/// Stockfish, where it is installed (CI installs it).
+fn stockfish() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join("stockfish"))
+        .chain([PathBuf::from("/usr/games/stockfish")])
+        .find(|p| p.is_file())
+}
+
+fn write_script(path: &Path, body: &str) {
+    fs::write(path, format!("#!/bin/sh\n{body}\n")).expect("writable");
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+#[test]
+fn three_students_and_a_reference_play_every_pairing_into_a_crosstable_and_pgn() {
+    let scratch = Scratch::new("tournament-play");
+    let root = &scratch.0;
+    let built = build_student_engine(root);
+    // One build serves three students, each in a workspace folder of their own name.
+    let mut args: Vec<String> = vec!["tournament".into()];
+    for name in ["alice", "bob", "carol"] {
+        let dir = root.join(name).join("target/release");
+        fs::create_dir_all(&dir).expect("writable");
+        fs::copy(&built, dir.join("engine")).expect("copied");
+        args.push(format!("{name}/target/release/engine"));
+    }
+    // The reference: Stockfish at its weakest (an option name with a space), or, where it is
+    // not installed, the student engine once more under a name of its own.
+    let reference = match stockfish() {
+        Some(sf) => format!(
+            "reference={} option.Skill Level=0 option.Hash=16",
+            sf.display()
+        ),
+        None => format!("reference={}", built.display()),
+    };
+    args.extend(["--engine".into(), reference]);
+    for a in [
+        "--tc",
+        "0.5+0.01",
+        "--max-moves",
+        "60",
+        // Time management is the engines' business, not this test's: a margin wide enough for
+        // a loaded CI machine.
+        "--margin",
+        "2000",
+        "--games",
+        "2",
+        "--pgn",
+        "games.pgn",
+    ] {
+        args.push(a.into());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let started = Instant::now();
+    let out = course(&args, root);
+    let t = text(&out);
+    eprintln!("{t}\nthe tournament took {:?}", started.elapsed());
+    assert!(out.status.success(), "{t}");
+
+    let names = ["alice", "bob", "carol", "reference"];
+    let cross: Vec<&str> = t
+        .lines()
+        .skip_while(|l| !l.starts_with("Crosstable"))
+        .skip(2)
+        .take(4)
+        .collect();
+    assert_eq!(cross.len(), 4, "{t}");
+    for row in &cross {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert!(names.contains(&words[1]), "{row}");
+        let cells = &words[2..];
+        assert_eq!(cells.iter().filter(|&&c| c == "x").count(), 1, "{row}");
+        // Every pairing played both its games.
+        for cell in cells.iter().filter(|&&c| c != "x") {
+            let wdl: u32 = cell
+                .split('-')
+                .map(|n| n.parse::<u32>().expect("a count"))
+                .sum();
+            assert_eq!(wdl, 2, "{row}");
+        }
+    }
+    let standings: Vec<&str> = t
+        .lines()
+        .skip_while(|l| !l.starts_with("Standings"))
+        .skip(2)
+        .take(4)
+        .collect();
+    for row in &standings {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        // games, W-D-L, then no time losses, illegal moves or crashes.
+        assert_eq!(words[6], "6", "{row}");
+        assert_eq!(&words[8..], ["0", "0", "0"], "{row}");
+    }
+
+    let pgn = fs::read_to_string(root.join("games.pgn")).expect("the PGN was written");
+    let games: Vec<_> = read_games(&pgn)
+        .collect::<Result<_, _>>()
+        .expect("the PGN reads back");
+    assert_eq!(games.len(), 12);
+    // Six openings, one per pairing, each played twice with colours swapped (two copies of
+    // one program may well play the same game twice: that is the test's doing).
+    let players = |g: &movegen::pgn::PgnGame| {
+        (
+            g.tag("White").unwrap_or("").to_string(),
+            g.tag("Black").unwrap_or("").to_string(),
+        )
+    };
+    let mut fens: Vec<&str> = games.iter().filter_map(|g| g.tag("FEN")).collect();
+    assert_eq!(fens.len(), 12, "every game starts from an opening");
+    fens.sort_unstable();
+    fens.dedup();
+    assert_eq!(fens.len(), 6, "each opening serves one pairing's two games");
+    for fen in fens {
+        let pair: Vec<_> = games.iter().filter(|g| g.tag("FEN") == Some(fen)).collect();
+        assert_eq!(pair.len(), 2, "{fen}");
+        let (w, b) = players(pair[0]);
+        assert_eq!(players(pair[1]), (b, w), "{fen}: colours swapped");
+    }
+    for g in &games {
+        assert!(names.contains(&g.tag("White").unwrap_or("")));
+        assert_ne!(g.tag("White"), g.tag("Black"));
+        assert_eq!(g.tag("Result"), Some(g.result().as_str()));
+        let termination = g.tag("Termination").unwrap_or("");
+        assert!(
+            ["normal", "adjudication"].contains(&termination),
+            "{termination}"
+        );
+        g.game().expect("the moves are legal");
+    }
+}
+
+#[test]
+fn programs_that_are_not_engines_and_bad_arguments_fail_before_any_game() {
+    let scratch = Scratch::new("tournament-refuse");
+    let root = &scratch.0;
+    write_script(
+        &root.join("fine"),
+        "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; quit) exit;; esac; done",
+    );
+    write_script(&root.join("silent"), "exit 0");
+    fs::write(root.join("notes.txt"), "not a program").expect("writable");
+    let out = course(
+        &[
+            "tournament",
+            "./fine",
+            "./silent",
+            "./notes.txt",
+            "/no/such/engine",
+            "--engine",
+            "cat=cat",
+            "--pgn",
+            "games.pgn",
+        ],
+        root,
+    );
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    for named in [
+        "silent (./silent): stopped before answering `uci`",
+        "notes (./notes.txt): cannot be started",
+        "engine (/no/such/engine): no such file",
+        "cat (cat): did not answer `uci` with `uciok` within 5 s (it printed `uci`)",
+    ] {
+        assert!(t.contains(named), "{named}\n{t}");
+    }
+    assert!(!t.contains("fine (") && !t.contains("panicked"), "{t}");
+    assert!(!root.join("games.pgn").exists(), "no game, no PGN");
+
+    for (args, expect) in [
+        (vec!["tournament", "./fine"], "at least two engines"),
+        (
+            vec!["tournament", "./fine", "./fine", "--tc", "40/abc"],
+            "--tc: `40/abc` is not a time control",
+        ),
+        (
+            vec!["tournament", "./fine", "./fine", "--openings", "notes.txt"],
+            "notes.txt is not an openings file (EPD or FEN lines): line 1",
+        ),
+        (
+            vec!["tournament", "./fine", "--engine", "x=./fine option.Hash"],
+            "x (./fine): has no option `Hash` (it offers none)",
+        ),
+        (
+            vec!["tournament", "./fine", "--pinmask", "./fine", "--elo", "99"],
+            "--elo must be within",
+        ),
+    ] {
+        let out = course(&args, root);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {t}");
+        assert!(
+            t.contains(expect) && !t.contains("panicked"),
+            "{args:?}: {t}"
+        );
+    }
+}
