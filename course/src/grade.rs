@@ -1,41 +1,222 @@
-//! `course grade`: check a folder of student workspaces and write one CSV row per student.
+//! `course grade`: grade a folder of student workspaces, several at once, each in a sandbox,
+//! and write one CSV row and one report per student.
 //!
-//! Each student is graded by a child process (`course grade-one`) in a copy of their
-//! workspace with the course's own harness files, under a time limit: a submission that does
-//! not compile, hangs or crashes costs only its own row.
+//! The grader (this process) copies each workspace's `src/` into a scratch folder of a
+//! private run folder, writes the course's own harness over it, and starts a child,
+//! `course grade-one`, in that folder with a clean environment. The child enters the sandbox
+//! ([`crate::sandbox`]) before anything else, builds (replacing a lab file that does not
+//! compile by the reference solution, so that the other labs still get graded), checks each
+//! lab through the student's harness in a nested sandbox, and prints one JSON line per lab on
+//! the pipe the grader reads. Student code cannot write to that pipe: it runs in a process
+//! of its own, whose output goes to the child, and the nested sandbox keeps it from the
+//! child's open files. The grader alone writes the CSV and the reports, at the end, each to a
+//! temporary file renamed into place.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::checker::{Lab, Verdict};
+use serde::{Deserialize, Serialize};
+
+use crate::checker::Lab;
+use crate::report::{LabReport, StudentReport};
+use crate::sandbox::{self, Limits, Sandbox};
 use crate::student::Student;
 use crate::workspace;
 
-/// One lab's grade: `PASS`, `FAIL`, `NOT STARTED`, `BUILD FAILED` or `TIME LIMIT`, and the
-/// first line of the diagnosis.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LabGrade {
-    /// The lab number.
-    pub lab: u8,
-    /// The verdict word.
-    pub word: String,
-    /// The failure's summary line, if any.
-    pub note: String,
+/// How `course grade` grades.
+#[derive(Clone)]
+pub struct Options {
+    /// The labs to grade.
+    pub labs: Vec<&'static dyn Lab>,
+    /// Time for one student, build and checks together.
+    pub limit: Duration,
+    /// Time for one query to a student's function.
+    pub query_timeout: Duration,
+    /// Students graded at once.
+    pub jobs: usize,
+    /// `Some((k, n))`: grade only the k-th (1-based) of n slices of the class.
+    pub shard: Option<(usize, usize)>,
+    /// `false` with `--no-sandbox`: student code runs with the grader's rights.
+    pub sandbox: bool,
+    /// Memory and file limits inside the sandbox.
+    pub limits: Limits,
 }
 
-/// Copies a student's `src/` (not `target/`) into `to`, then writes the course's provided
-/// files over it.
+/// One line of `course grade-one`'s output.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Line {
+    /// What the sandbox enforces.
+    Sandbox { status: String },
+    /// Labs replaced by the reference solution because they do not compile.
+    Substituted { labs: Vec<u8> },
+    /// One lab's result.
+    Lab(LabReport),
+}
+
+fn emit(line: &Line) {
+    // One line, flushed at once: what was printed before a time limit still counts.
+    if let Ok(text) = serde_json::to_string(line) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+/// What `course grade-one` is told by the grader.
+#[derive(Clone)]
+pub struct OneOptions {
+    /// The labs.
+    pub labs: Vec<&'static dyn Lab>,
+    /// Time for one query.
+    pub query_timeout: Duration,
+    /// Time for the whole student.
+    pub limit: Duration,
+    /// The toolchain's sysroot.
+    pub toolchain: PathBuf,
+    /// The sandbox's limits; `None` with `--no-sandbox`.
+    pub sandbox: Option<Limits>,
+}
+
+/// `course grade-one`: grades the workspace in the current folder (a scratch copy the grader
+/// prepared) and prints one JSON line per lab.
+pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
+    let scratch = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
+    // First, before any thread: the sandbox (Landlock restricts this thread and what it
+    // starts afterwards).
+    let sandbox = match options.sandbox {
+        Some(limits) => {
+            let sandbox = Sandbox {
+                scratch: scratch.clone(),
+                toolchain: options.toolchain.clone(),
+                limits,
+            };
+            let status = sandbox.enter()?;
+            emit(&Line::Sandbox { status });
+            Some(sandbox)
+        }
+        None => {
+            sandbox::become_subreaper();
+            emit(&Line::Sandbox {
+                status: "none (--no-sandbox)".into(),
+            });
+            None
+        }
+    };
+    // The time limit, kept here too: at the deadline every process of this student ends.
+    let (done, deadline) = mpsc::channel::<()>();
+    let limit = options.limit;
+    thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = deadline.recv_timeout(limit) {
+            // Holding stdout: a check whose harness dies below must not report a crash.
+            let _quiet = std::io::stdout().lock();
+            sandbox::end_descendants();
+            std::process::exit(3);
+        }
+    });
+
+    let cargo = options.toolchain.join("bin").join("cargo");
+    let (substituted, build_error) = build_per_lab(&scratch, cargo.as_os_str());
+    emit(&Line::Substituted {
+        labs: substituted.iter().map(|(n, _)| *n).collect(),
+    });
+    let mut student = Student::in_workspace(&scratch);
+    student.set_query_timeout(options.query_timeout);
+    if let Some(sandbox) = sandbox {
+        student.set_sandbox(sandbox);
+    }
+    for lab in &options.labs {
+        let n = lab.number();
+        let report = if let Some((_, error)) = substituted.iter().find(|(m, _)| *m == n) {
+            LabReport::new(*lab, "BUILD FAILED", error)
+        } else if let Some(error) = &build_error {
+            LabReport::new(*lab, "BUILD FAILED", error)
+        } else {
+            let mut report = LabReport::from_verdict(*lab, &lab.check(&mut student));
+            report.over_reference = substituted
+                .iter()
+                .map(|(m, _)| *m)
+                .filter(|&m| m < n)
+                .collect();
+            report
+        };
+        emit(&Line::Lab(report));
+    }
+    drop(student);
+    sandbox::end_descendants();
+    let _ = done.send(());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Builds the workspace; a lab file with a compile error is replaced by the lab's reference
+/// solution and the build tried again, until it compiles. Returns the replaced labs with their
+/// first error (`file:line:col: error...`), and the first error of a build that failed
+/// elsewhere (the student's `lib.rs`, say), where no replacement helps.
+fn build_per_lab(dir: &Path, cargo: &std::ffi::OsStr) -> (Vec<(u8, String)>, Option<String>) {
+    let mut substituted: Vec<(u8, String)> = Vec::new();
+    // Every lab of the course is in the build (lib.rs names them all), graded or not.
+    let all = crate::labs::all();
+    loop {
+        let messages = match workspace::build_with(dir, cargo) {
+            Ok(()) => return (substituted, None),
+            Err(messages) => messages,
+        };
+        let errors = workspace::compile_errors(&messages);
+        let mut replaced = false;
+        for error in &errors {
+            let Some(n) = error.lab() else { continue };
+            if substituted.iter().any(|(m, _)| *m == n) {
+                continue;
+            }
+            let Some(lab) = all.iter().find(|l| l.number() == n) else {
+                continue;
+            };
+            let Some(path) = workspace::lab_file(dir, n) else {
+                continue;
+            };
+            if fs::write(&path, lab.files().solution).is_err() {
+                continue;
+            }
+            substituted.push((n, error.describe()));
+            replaced = true;
+        }
+        if !replaced {
+            let first = errors
+                .first()
+                .map(workspace::CompileError::describe)
+                .or_else(|| {
+                    messages
+                        .lines()
+                        .find(|l| !l.trim().is_empty())
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| "does not compile".to_string());
+            return (substituted, Some(first));
+        }
+        substituted.sort();
+    }
+}
+
+/// Copies what grading needs of a student's workspace (`src/`, and `crowd/` for lab 10) into
+/// `to`, then writes the course's provided files over it. Links are not followed.
 fn prepare(from: &Path, to: &Path, labs: &[&'static dyn Lab]) -> std::io::Result<()> {
     copy_tree(&from.join("src"), &to.join("src"))?;
+    if from.join("crowd").is_dir() {
+        copy_tree(&from.join("crowd"), &to.join("crowd"))?;
+    }
     workspace::write_provided(to, labs)?;
     // Lab files the student doesn't have yet become skeletons ("not started").
-    workspace::init(to, labs, false).map(|_| ())
+    workspace::init(to, &crate::labs::all(), false)?;
+    fs::create_dir_all(to.join("tmp"))?;
+    fs::create_dir_all(to.join(".cargo-home"))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
@@ -53,177 +234,215 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `course grade-one`: grades one workspace and prints a line per lab, `NN<TAB>WORD<TAB>note`.
-pub fn grade_one(
-    dir: &Path,
-    scratch: &Path,
-    labs: &[&'static dyn Lab],
-    query_timeout: Duration,
-) -> Result<ExitCode, String> {
-    let _ = fs::remove_dir_all(scratch);
-    let result = (|| {
-        prepare(dir, scratch, labs).map_err(|e| format!("cannot copy {}: {e}", dir.display()))?;
-        if let Err(messages) = workspace::build(scratch) {
-            let first = messages
-                .lines()
-                .find(|l| l.starts_with("error"))
-                .unwrap_or("does not compile");
-            for lab in labs {
-                crate::say!("{:02}\tBUILD FAILED\t{first}", lab.number());
-            }
-            return Ok(());
+/// The grader's children that are `course grade-one` processes still being waited for; any
+/// other child is an orphan of a student's (re-parented to the grader, a subreaper, when its
+/// `grade-one` was killed) and is ended.
+struct Children {
+    live: Mutex<HashSet<u32>>,
+}
+
+impl Children {
+    /// Starts `command` and records it, under the lock, so that no sweep mistakes it for an
+    /// orphan.
+    fn spawn(&self, command: &mut Command) -> std::io::Result<Child> {
+        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        let child = command.spawn()?;
+        live.insert(child.id());
+        Ok(child)
+    }
+
+    /// Forgets `pid` (reaped), then ends every child of the grader that is no live
+    /// `grade-one`.
+    fn done_and_sweep(&self, pid: u32) {
+        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        live.remove(&pid);
+        sweep_orphans(&live);
+    }
+}
+
+#[cfg(unix)]
+fn sweep_orphans(live: &HashSet<u32>) {
+    for _ in 0..1000 {
+        let orphans: Vec<u32> = sandbox::children_of(std::process::id())
+            .into_iter()
+            .filter(|p| !live.contains(p))
+            .collect();
+        if orphans.is_empty() {
+            return;
         }
-        let mut student = Student::in_workspace(scratch);
-        student.set_query_timeout(query_timeout);
-        for lab in labs {
-            let verdict = lab.check(&mut student);
-            let note = match &verdict {
-                Verdict::Fail(d) => d.summary.lines().next().unwrap_or("").to_string(),
-                _ => String::new(),
+        for pid in orphans {
+            let Ok(pid) = i32::try_from(pid) else {
+                continue;
             };
-            // One line per lab, written as soon as it is known: a later hang keeps these.
-            crate::say!(
-                "{:02}\t{}\t{}",
-                lab.number(),
-                verdict.word(),
-                note.replace('\t', " ")
-            );
+            // SAFETY: kill and reap a child of ours that no `Child` handle owns.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
         }
-        Ok(())
-    })();
-    let _ = fs::remove_dir_all(scratch);
-    result.map(|()| ExitCode::SUCCESS)
+    }
 }
 
-fn parse_grades(text: &str) -> Vec<LabGrade> {
-    text.lines()
-        .filter_map(|l| {
-            let mut f = l.splitn(3, '\t');
-            Some(LabGrade {
-                lab: f.next()?.parse().ok()?,
-                word: f.next()?.to_string(),
-                note: f.next().unwrap_or("").to_string(),
-            })
-        })
-        .collect()
+#[cfg(not(unix))]
+fn sweep_orphans(_: &HashSet<u32>) {}
+
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: the child leads its own process group (process_group(0)).
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
 }
 
-/// Starts `course grade-one` in its own process group, so a time limit ends its builds and
-/// harness too.
-fn spawn(
-    exe: &Path,
-    dir: &Path,
-    scratch: &Path,
-    labs: &[&'static dyn Lab],
-    query_timeout: Duration,
-) -> std::io::Result<Child> {
-    let numbers: Vec<String> = labs.iter().map(|l| l.number().to_string()).collect();
-    let mut command = Command::new(exe);
+/// Everything the grading run shares.
+struct Run<'a> {
+    exe: &'a Path,
+    options: &'a Options,
+    toolchain: PathBuf,
+    folder: PathBuf,
+    children: Children,
+}
+
+/// Grades one student: prepare the scratch copy, run `grade-one` in it, collect its lines.
+fn grade_student(run: &Run, index: usize, dir: &Path, name: &str) -> StudentReport {
+    let labs = &run.options.labs;
+    let every = |word: &str, note: &str| {
+        StudentReport::new(
+            name,
+            labs.iter()
+                .map(|l| LabReport::new(*l, word, note))
+                .collect(),
+        )
+    };
+    if !dir.join("src").is_dir() {
+        return every("NO WORKSPACE", "no src/ folder");
+    }
+    let scratch = run.folder.join(format!("{index:04}"));
+    let report = match prepare(dir, &scratch, labs) {
+        Ok(()) => run_child(run, &scratch, name),
+        Err(e) => every("ERROR", &format!("cannot copy the workspace: {e}")),
+    };
+    let _ = fs::remove_dir_all(&scratch);
+    report
+}
+
+fn run_child(run: &Run, scratch: &Path, name: &str) -> StudentReport {
+    let options = run.options;
+    let numbers: Vec<String> = options
+        .labs
+        .iter()
+        .map(|l| l.number().to_string())
+        .collect();
+    let mut command = Command::new(run.exe);
+    sandbox::clean_env(&mut command, scratch, &run.toolchain);
     command
         .arg("grade-one")
-        .arg(dir)
-        .arg("--scratch")
-        .arg(scratch)
         .arg("--labs")
         .arg(numbers.join(","))
         .arg("--query-timeout-ms")
-        .arg(query_timeout.as_millis().to_string())
+        .arg(options.query_timeout.as_millis().to_string())
+        .arg("--time-limit-ms")
+        .arg(options.limit.as_millis().to_string())
+        .arg("--toolchain")
+        .arg(&run.toolchain);
+    if options.sandbox {
+        command
+            .arg("--memory-mib")
+            .arg(options.limits.memory_mib.to_string())
+            .arg("--build-memory-mib")
+            .arg(options.limits.build_memory_mib.to_string())
+            .arg("--file-mib")
+            .arg(options.limits.file_mib.to_string());
+    } else {
+        command.arg("--no-sandbox");
+    }
+    command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    command.spawn()
-}
-
-fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        // The group id is the child's pid (process_group(0)); `kill -KILL -PGID` ends all of it.
-        let _ = Command::new("kill")
-            .args(["-s", "KILL", "--"])
-            .arg(format!("-{}", child.id()))
-            .status();
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// Grades one student within `limit`.
-pub fn grade_student(
-    exe: &Path,
-    dir: &Path,
-    labs: &[&'static dyn Lab],
-    limit: Duration,
-    query_timeout: Duration,
-) -> Vec<LabGrade> {
-    // The copy being built and checked; removed here too, in case the child was killed.
-    let scratch = std::env::temp_dir().join(format!(
-        "pinmask-course-grade-{}-{}",
-        std::process::id(),
-        dir.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    ));
-    let grades = run_child(exe, dir, &scratch, labs, limit, query_timeout);
-    let _ = fs::remove_dir_all(&scratch);
-    grades
-}
-
-fn run_child(
-    exe: &Path,
-    dir: &Path,
-    scratch: &Path,
-    labs: &[&'static dyn Lab],
-    limit: Duration,
-    query_timeout: Duration,
-) -> Vec<LabGrade> {
-    let mut child = match spawn(exe, dir, scratch, labs, query_timeout) {
+    let mut child = match run.children.spawn(&mut command) {
         Ok(child) => child,
         Err(e) => {
-            return labs
-                .iter()
-                .map(|l| LabGrade {
-                    lab: l.number(),
-                    word: "ERROR".into(),
-                    note: e.to_string(),
-                })
-                .collect();
+            return StudentReport::new(
+                name,
+                options
+                    .labs
+                    .iter()
+                    .map(|l| LabReport::new(*l, "ERROR", &format!("cannot start the grader: {e}")))
+                    .collect(),
+            );
         }
     };
-    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        let _ = tx.send(text);
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
     });
-    let text = match rx.recv_timeout(limit) {
-        Ok(text) => {
-            let _ = child.wait();
-            text
+    let errors = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    // The child keeps the time limit itself; this one is for a child that cannot.
+    let deadline = Instant::now() + options.limit + Duration::from_secs(15);
+    let mut report = StudentReport::new(name, Vec::new());
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(text) => match serde_json::from_str::<Line>(&text) {
+                Ok(Line::Sandbox { status }) => report.sandbox = status,
+                Ok(Line::Substituted { labs }) => report.substituted = labs,
+                Ok(Line::Lab(lab)) => report.labs.push(lab),
+                Err(_) => {}
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                kill_group(&mut child);
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        Err(_) => {
-            kill_group(&mut child);
-            // The pipe closes with the group; what was printed before the limit still counts.
-            rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default()
-        }
-    };
-    let mut grades = parse_grades(&text);
-    for lab in labs {
-        if !grades.iter().any(|g| g.lab == lab.number()) {
-            grades.push(LabGrade {
-                lab: lab.number(),
-                word: "TIME LIMIT".into(),
-                note: format!("not finished within {} s", limit.as_secs()),
+    }
+    let status = child.wait();
+    run.children.done_and_sweep(child.id());
+    let stderr = errors.join().unwrap_or_default();
+    let stopped = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    let timed_out = matches!(&status, Ok(s) if s.code() == Some(3)) || Instant::now() >= deadline;
+    for lab in &options.labs {
+        if !report.labs.iter().any(|r| r.lab == lab.number()) {
+            report.labs.push(if timed_out {
+                LabReport::new(
+                    *lab,
+                    "TIME LIMIT",
+                    &format!("not finished within {} s", options.limit.as_secs()),
+                )
+            } else {
+                LabReport::new(*lab, "ERROR", &format!("grading stopped: {stopped}"))
             });
         }
     }
-    grades.sort_by_key(|g| g.lab);
-    grades
+    report.labs.sort_by_key(|l| l.lab);
+    report.passed = report.labs.iter().filter(|l| l.passed()).count();
+    report
 }
 
 fn csv_field(text: &str) -> String {
@@ -246,68 +465,392 @@ fn students(submissions: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-/// `course grade`: grades every sub-folder of `submissions` and writes `output`.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The CSV's header line for `labs`.
+fn csv_header(labs: &[u8]) -> String {
+    let mut header = String::from("student");
+    for n in labs {
+        let _ = write!(header, ",lab{n:02}");
+    }
+    header.push_str(",passed,substituted,note");
+    header
+}
+
+/// The one-line note: the first lab that has something to say.
+fn note(report: &StudentReport) -> String {
+    report
+        .labs
+        .iter()
+        .find(|l| !l.summary.is_empty())
+        .map(|l| format!("lab {:02}: {}", l.lab, l.summary))
+        .unwrap_or_default()
+}
+
+/// A student's CSV row.
+fn csv_row(report: &StudentReport) -> String {
+    let mut row = csv_field(&report.student);
+    for lab in &report.labs {
+        row.push(',');
+        row.push_str(&csv_field(&lab.verdict));
+    }
+    let substituted: Vec<String> = report
+        .substituted
+        .iter()
+        .map(|n| format!("{n:02}"))
+        .collect();
+    let _ = write!(
+        row,
+        ",{},{},{}",
+        report.passed,
+        substituted.join(" "),
+        csv_field(&note(report))
+    );
+    row
+}
+
+/// Where the per-student reports of `output` go: `grades.csv` -> `grades-reports/`.
+pub fn reports_folder(output: &Path) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "grades".into());
+    output.with_file_name(format!("{stem}-reports"))
+}
+
+/// A student's name as a file name: letters, digits, `-`, `_` and `.` kept.
+fn safe_name(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.starts_with('.') {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder, renamed into place:
+/// a reader sees the old file or the whole new one.
+fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_file_name(format!(".{}.tmp-{}", file_name(path), std::process::id()));
+    fs::write(&tmp, text)
+        .and_then(|()| fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", path.display())
+        })
+}
+
+/// Writes the CSV (with `comment` as a `#` line first, if any) and the reports.
+fn write_results(
+    output: &Path,
+    comment: Option<&str>,
+    labs: &[u8],
+    reports: &[StudentReport],
+) -> Result<(), String> {
+    let folder = reports_folder(output);
+    fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    for report in reports {
+        let name = safe_name(&report.student);
+        write_atomic(&folder.join(format!("{name}.txt")), &report.text())?;
+        write_atomic(&folder.join(format!("{name}.json")), &report.json())?;
+    }
+    let mut csv = String::new();
+    if let Some(comment) = comment {
+        let _ = writeln!(csv, "# {comment}");
+    }
+    csv.push_str(&csv_header(labs));
+    csv.push('\n');
+    for report in reports {
+        csv.push_str(&csv_row(report));
+        csv.push('\n');
+    }
+    write_atomic(output, &csv)
+}
+
+const NO_SANDBOX: &str = "graded with --no-sandbox: student code ran with the grader's rights";
+
+/// `course grade`: grades every sub-folder of `submissions` (or one shard of them) and writes
+/// `output` and the reports beside it.
 pub fn grade(
     exe: &Path,
     submissions: &Path,
     output: &Path,
-    labs: &[&'static dyn Lab],
-    limit: Duration,
-    query_timeout: Duration,
+    options: &Options,
 ) -> Result<ExitCode, String> {
-    let dirs = students(submissions)?;
+    let mut dirs = students(submissions)?;
     if dirs.is_empty() {
         return Err(format!(
             "{} has no sub-folders (one per student)",
             submissions.display()
         ));
     }
-    let mut csv = String::from("student");
-    for lab in labs {
-        let _ = write!(csv, ",lab{:02}", lab.number());
-    }
-    csv.push_str(",passed,note\n");
-    for dir in dirs {
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let started = Instant::now();
-        let grades = if dir.join("src").is_dir() {
-            grade_student(exe, &dir, labs, limit, query_timeout)
-        } else {
-            labs.iter()
-                .map(|l| LabGrade {
-                    lab: l.number(),
-                    word: "NO WORKSPACE".into(),
-                    note: "no src/ folder".into(),
-                })
-                .collect()
-        };
-        let passed = grades.iter().filter(|g| g.word == "PASS").count();
-        let note = grades
-            .iter()
-            .find(|g| !g.note.is_empty())
-            .map(|g| format!("lab {:02}: {}", g.lab, g.note))
-            .unwrap_or_default();
-        crate::say!(
-            "{name}: {passed} of {} passed ({:.0} s){}",
-            labs.len(),
-            started.elapsed().as_secs_f64(),
-            if note.is_empty() {
-                String::new()
-            } else {
-                format!("; {note}")
-            }
-        );
-        csv.push_str(&csv_field(&name));
-        for g in &grades {
-            csv.push(',');
-            csv.push_str(&csv_field(&g.word));
+    if let Some((k, n)) = options.shard {
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("--shard {k}/{n}: K must be within 1..=N"));
         }
-        let _ = writeln!(csv, ",{passed},{}", csv_field(&note));
+        dirs = shard(dirs, k, n);
     }
-    fs::write(output, csv).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    crate::say!("wrote {}", output.display());
+    if options.sandbox {
+        sandbox::available().map_err(|why| {
+            format!(
+                "{why}. Student code is not run without the sandbox unless you pass \
+                 --no-sandbox (see docs/course.md: grading in a container)"
+            )
+        })?;
+    }
+    let toolchain = sandbox::find_toolchain()?;
+    let folder = std::env::temp_dir().join(format!(
+        "pinmask-course-grade-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default()
+    ));
+    private_folder(&folder)?;
+    sandbox::become_subreaper();
+    let run = Run {
+        exe,
+        options,
+        toolchain,
+        folder,
+        children: Children {
+            live: Mutex::new(HashSet::new()),
+        },
+    };
+    let started = Instant::now();
+    let reports = grade_all(&run, &dirs);
+    let _ = fs::remove_dir_all(&run.folder);
+    let numbers: Vec<u8> = options.labs.iter().map(|l| l.number()).collect();
+    let comment = (!options.sandbox).then_some(NO_SANDBOX);
+    write_results(output, comment, &numbers, &reports)?;
+    crate::say!(
+        "graded {} students in {:.0} s; wrote {} and the reports in {}",
+        reports.len(),
+        started.elapsed().as_secs_f64(),
+        output.display(),
+        reports_folder(output).display()
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+fn private_folder(folder: &Path) -> Result<(), String> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))
+}
+
+/// Grades `dirs` with `jobs` workers; a progress bar with its ETA on a terminal, a line per
+/// student.
+fn grade_all(run: &Run, dirs: &[PathBuf]) -> Vec<StudentReport> {
+    let bar = indicatif::ProgressBar::new(dirs.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} students, {elapsed} gone, ETA {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let labs = run.options.labs.len();
+    let mut reports: Vec<Option<StudentReport>> = vec![None; dirs.len()];
+    thread::scope(|scope| {
+        for _ in 0..run.options.jobs.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(dir) = dirs.get(i) else { break };
+                let started = Instant::now();
+                let report = grade_student(run, i, dir, &file_name(dir));
+                if tx.send((i, report, started.elapsed())).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (i, report, took) in rx {
+            let note = note(&report);
+            bar.suspend(|| {
+                crate::say!(
+                    "{}: {} of {labs} passed ({:.0} s){}",
+                    report.student,
+                    report.passed,
+                    took.as_secs_f64(),
+                    if note.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {note}")
+                    }
+                );
+            });
+            bar.inc(1);
+            reports[i] = Some(report);
+        }
+    });
+    bar.finish_and_clear();
+    reports.into_iter().flatten().collect()
+}
+
+/// The k-th (1-based) of n slices of `dirs` (sorted by name): every n-th student from the
+/// k-th, so that slices are even in size and in the mix of names.
+fn shard<T>(dirs: Vec<T>, k: usize, n: usize) -> Vec<T> {
+    dirs.into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, d)| d)
+        .collect()
+}
+
+/// `course merge`: joins the CSVs and reports of shards (`--shard K/N` runs) into `output`
+/// and its reports folder. The shards must grade the same labs.
+pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<ExitCode, String> {
+    if inputs.is_empty() {
+        return Err("name the shards' CSV files to merge".into());
+    }
+    let mut header: Option<String> = None;
+    let mut comment: Option<String> = None;
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let folder = reports_folder(output);
+    fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    for input in inputs {
+        let text = fs::read_to_string(input)
+            .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+        let mut lines = text.lines().peekable();
+        if let Some(c) = lines.next_if(|l| l.starts_with('#')) {
+            comment = Some(c.trim_start_matches('#').trim().to_string());
+        }
+        let Some(h) = lines.next() else {
+            return Err(format!("{} is empty", input.display()));
+        };
+        match &header {
+            Some(first) if first != h => {
+                return Err(format!(
+                    "{} grades other labs than the first shard ({h} against {first})",
+                    input.display()
+                ));
+            }
+            _ => header = Some(h.to_string()),
+        }
+        for row in lines.filter(|l| !l.is_empty()) {
+            let name = row.split(',').next().unwrap_or("").trim_matches('"');
+            if rows.iter().any(|(n, _)| n == name) {
+                return Err(format!("{name} is in two shards"));
+            }
+            rows.push((name.to_string(), row.to_string()));
+        }
+        let theirs = reports_folder(input);
+        if let Ok(entries) = fs::read_dir(&theirs) {
+            for entry in entries.filter_map(|e| e.ok()) {
+                fs::copy(entry.path(), folder.join(entry.file_name()))
+                    .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+            }
+        }
+    }
+    rows.sort();
+    let mut csv = String::new();
+    if let Some(c) = comment {
+        let _ = writeln!(csv, "# {c}");
+    }
+    csv.push_str(header.as_deref().unwrap_or_default());
+    csv.push('\n');
+    for (_, row) in &rows {
+        csv.push_str(row);
+        csv.push('\n');
+    }
+    write_atomic(output, &csv)?;
+    crate::say!(
+        "merged {} students from {} shards into {}",
+        rows.len(),
+        inputs.len(),
+        output.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_names_the_substituted_labs_and_the_first_note() {
+        let labs = crate::labs::all();
+        let mut report = StudentReport::new(
+            "x, y",
+            vec![
+                LabReport::new(labs[0], "PASS", ""),
+                LabReport::new(labs[1], "BUILD FAILED", "src/lab02_pawns.rs:3:1: error: x"),
+            ],
+        );
+        report.substituted = vec![2];
+        assert_eq!(
+            csv_row(&report),
+            "\"x, y\",PASS,BUILD FAILED,1,02,lab 02: src/lab02_pawns.rs:3:1: error: x"
+        );
+        assert_eq!(
+            csv_header(&[1, 2]),
+            "student,lab01,lab02,passed,substituted,note"
+        );
+        assert_eq!(safe_name("../a b"), "_.._a_b");
+    }
+
+    #[test]
+    fn shards_cover_the_class_once_and_merge_back() {
+        let class: Vec<u32> = (0..10).collect();
+        let mut all: Vec<u32> = (1..=3).flat_map(|k| shard(class.clone(), k, 3)).collect();
+        all.sort();
+        assert_eq!(all, class);
+        assert_eq!(shard(class.clone(), 2, 3), vec![1, 4, 7]);
+
+        let dir = std::env::temp_dir().join(format!("pinmask-course-merge-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("a-reports")).expect("writable");
+        fs::create_dir_all(dir.join("b-reports")).expect("writable");
+        let header = "student,lab01,passed,substituted,note\n";
+        fs::write(dir.join("a.csv"), format!("{header}zoe,PASS,1,,\n")).expect("writable");
+        fs::write(dir.join("a-reports/zoe.txt"), "zoe's").expect("writable");
+        fs::write(
+            dir.join("b.csv"),
+            format!("# {NO_SANDBOX}\n{header}amy,FAIL,0,,\"lab 01: x, y\"\n"),
+        )
+        .expect("writable");
+        fs::write(dir.join("b-reports/amy.txt"), "amy's").expect("writable");
+        merge(
+            &[dir.join("a.csv"), dir.join("b.csv")],
+            &dir.join("all.csv"),
+        )
+        .expect("merges");
+        assert_eq!(
+            fs::read_to_string(dir.join("all.csv")).expect("written"),
+            format!("# {NO_SANDBOX}\n{header}amy,FAIL,0,,\"lab 01: x, y\"\nzoe,PASS,1,,\n")
+        );
+        assert_eq!(
+            fs::read_to_string(dir.join("all-reports/zoe.txt")).expect("copied"),
+            "zoe's"
+        );
+        // Shards of other labs, or a student twice, are refused.
+        fs::write(dir.join("c.csv"), "student,lab02,passed,substituted,note\n").expect("writable");
+        assert!(merge(&[dir.join("a.csv"), dir.join("c.csv")], &dir.join("x.csv")).is_err());
+        assert!(merge(&[dir.join("a.csv"), dir.join("a.csv")], &dir.join("x.csv")).is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

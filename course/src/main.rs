@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use course::checker::Lab;
+use course::report::{LabReport, StudentReport};
 use course::runner::{self, Outcome};
+use course::sandbox::Limits;
 use course::{labs, workspace};
 
 #[derive(Parser)]
@@ -36,6 +38,9 @@ enum Cmd {
         /// The workspace folder.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
+        /// Print the results as JSON (the per-student report `course grade` writes).
+        #[arg(long)]
+        json: bool,
     },
     /// Re-check on every save.
     Watch {
@@ -56,11 +61,12 @@ enum Cmd {
         #[arg(long, default_value = ".")]
         dir: PathBuf,
     },
-    /// Check a folder of student workspaces (one sub-folder each) and write grades as CSV.
+    /// Check a folder of student workspaces (one sub-folder each), each in a sandbox, and
+    /// write grades as CSV and a report per student.
     Grade {
         /// The folder of submissions.
         submissions: PathBuf,
-        /// The CSV file to write.
+        /// The CSV file to write (the reports go to a folder beside it, NAME-reports/).
         #[arg(short, long, default_value = "grades.csv")]
         output: PathBuf,
         /// Seconds allowed per student (build and checks together).
@@ -72,17 +78,50 @@ enum Cmd {
         /// Only these labs, e.g. `--labs 1,2,3` (every lab when left out).
         #[arg(long, value_delimiter = ',')]
         labs: Vec<u8>,
+        /// Students graded at once (default: the number of cores).
+        #[arg(short = 'j', long)]
+        jobs: Option<usize>,
+        /// Grade only the K-th of N slices of the class, by name (`--shard 2/4`); join the
+        /// shards' results with `course merge`.
+        #[arg(long, value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
+        /// Memory each process of student code may use, in MiB.
+        #[arg(long, default_value_t = Limits::default().memory_mib)]
+        memory_mib: u64,
+        /// Run student code with your own rights, where the kernel has no Landlock (said in
+        /// the CSV's first line).
+        #[arg(long)]
+        no_sandbox: bool,
     },
-    /// Grade one workspace (what `grade` runs per student, in a child process).
+    /// Join the CSVs and reports of `course grade --shard` runs.
+    Merge {
+        /// The shards' CSV files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The CSV file to write.
+        #[arg(short, long, default_value = "grades.csv")]
+        output: PathBuf,
+    },
+    /// Grade the workspace in the current folder (what `grade` runs per student, in a
+    /// sandboxed child process).
     #[command(hide = true)]
     GradeOne {
-        dir: PathBuf,
-        #[arg(long)]
-        scratch: PathBuf,
         #[arg(long, value_delimiter = ',')]
         labs: Vec<u8>,
         #[arg(long, default_value_t = 5000)]
         query_timeout_ms: u64,
+        #[arg(long, default_value_t = 300_000)]
+        time_limit_ms: u64,
+        #[arg(long)]
+        toolchain: PathBuf,
+        #[arg(long, default_value_t = Limits::default().memory_mib)]
+        memory_mib: u64,
+        #[arg(long, default_value_t = Limits::default().build_memory_mib)]
+        build_memory_mib: u64,
+        #[arg(long, default_value_t = Limits::default().file_mib)]
+        file_mib: u64,
+        #[arg(long)]
+        no_sandbox: bool,
     },
     /// A round robin between UCI engines, refereed by the course: crosstable, standings, PGN.
     Tournament(course::tournament::Args),
@@ -98,7 +137,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Init { dir, solutions } => init(&dir, solutions),
-        Cmd::Check { lab, dir } => check(lab, &dir),
+        Cmd::Check { lab, dir, json } => check(lab, &dir, json),
         Cmd::Watch { lab, dir } => watch(lab, &dir),
         Cmd::Hint { lab } => hint(lab),
         Cmd::List { dir } => list(&dir),
@@ -108,30 +147,50 @@ fn main() -> ExitCode {
             time_limit,
             query_timeout,
             labs,
+            jobs,
+            shard,
+            memory_mib,
+            no_sandbox,
         } => pick_many(&labs).and_then(|labs| {
             let exe = std::env::current_exe()
                 .map_err(|e| format!("cannot find the course program: {e}"))?;
-            course::grade::grade(
-                &exe,
-                &submissions,
-                &output,
-                &labs,
-                Duration::from_secs(time_limit),
-                Duration::from_secs(query_timeout),
-            )
+            let options = course::grade::Options {
+                labs,
+                limit: Duration::from_secs(time_limit),
+                query_timeout: Duration::from_secs(query_timeout),
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                shard,
+                sandbox: !no_sandbox,
+                limits: Limits {
+                    memory_mib,
+                    ..Limits::default()
+                },
+            };
+            course::grade::grade(&exe, &submissions, &output, &options)
         }),
+        Cmd::Merge { inputs, output } => course::grade::merge(&inputs, &output),
         Cmd::GradeOne {
-            dir,
-            scratch,
             labs,
             query_timeout_ms,
+            time_limit_ms,
+            toolchain,
+            memory_mib,
+            build_memory_mib,
+            file_mib,
+            no_sandbox,
         } => pick_many(&labs).and_then(|labs| {
-            course::grade::grade_one(
-                &dir,
-                &scratch,
-                &labs,
-                Duration::from_millis(query_timeout_ms),
-            )
+            course::grade::grade_one(&course::grade::OneOptions {
+                labs,
+                query_timeout: Duration::from_millis(query_timeout_ms),
+                limit: Duration::from_millis(time_limit_ms),
+                toolchain,
+                sandbox: (!no_sandbox).then_some(Limits {
+                    memory_mib,
+                    build_memory_mib,
+                    file_mib,
+                }),
+            })
         }),
         Cmd::Tournament(args) => course::tournament::run(&args),
         Cmd::Diagram { what } => diagram(&what.join(" ")),
@@ -154,6 +213,25 @@ pub fn pick(lab: Option<u8>) -> Result<Vec<&'static dyn Lab>, String> {
             format!("there is no lab {n} (the labs are {})", have.join(", "))
         }),
     }
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("`{text}` is not K/N (e.g. 2/4)"))?;
+    let (k, n): (usize, usize) = (
+        k.trim()
+            .parse()
+            .map_err(|_| format!("`{k}` is not a number"))?,
+        n.trim()
+            .parse()
+            .map_err(|_| format!("`{n}` is not a number"))?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(format!("`{text}`: K must be within 1..=N"));
+    }
+    Ok((k, n))
 }
 
 /// The labs a list names (every lab for an empty list).
@@ -191,11 +269,42 @@ fn require_workspace(dir: &Path) -> Result<(), String> {
     }
 }
 
-fn check(lab: Option<u8>, dir: &Path) -> Result<ExitCode, String> {
+fn check(lab: Option<u8>, dir: &Path, json: bool) -> Result<ExitCode, String> {
     require_workspace(dir)?;
     let chosen = pick(lab)?;
     refresh(dir)?;
+    if json {
+        return Ok(print_json(dir, &chosen));
+    }
     Ok(print_check(dir, &chosen))
+}
+
+/// `course check --json`: the report as `course grade` writes it for each student.
+fn print_json(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
+    let name = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let report = match runner::check(dir, chosen) {
+        Outcome::BuildFailed(messages) => {
+            let first = workspace::compile_errors(&messages)
+                .first()
+                .map(workspace::CompileError::describe)
+                .unwrap_or_else(|| "does not compile".into());
+            let labs = chosen
+                .iter()
+                .map(|l| LabReport::new(*l, "BUILD FAILED", &first))
+                .collect();
+            StudentReport::new(&name, labs)
+        }
+        Outcome::Checked(verdicts) => runner::to_report(&name, chosen, &verdicts),
+    };
+    course::say!("{}", report.json());
+    if report.passed == chosen.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// Checks and prints the report; the exit code says whether every lab passed.

@@ -4,6 +4,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::checker::{Lab, Verdict};
+use crate::report::{LabReport, StudentReport};
 use crate::student::Student;
 use crate::workspace;
 
@@ -33,48 +34,20 @@ pub fn check(dir: &Path, labs: &[&dyn Lab]) -> Outcome {
     Outcome::Checked(verdicts)
 }
 
-/// One line per lab: `PASS  01 bitboards (312 checks)`.
-pub fn verdict_line(lab: &dyn Lab, verdict: &Verdict) -> String {
-    let detail = match verdict {
-        Verdict::Pass { checked } => format!(" ({checked} checks)"),
-        _ => String::new(),
-    };
-    format!(
-        "{:<11}  {:02} {}{detail}",
-        verdict.word(),
-        lab.number(),
-        lab.title()
-    )
+/// The report of `verdicts` (one per lab of `labs`, in order) for `student`.
+pub fn to_report(student: &str, labs: &[&dyn Lab], verdicts: &[(u8, Verdict)]) -> StudentReport {
+    let labs = labs
+        .iter()
+        .zip(verdicts)
+        .map(|(lab, (_, verdict))| LabReport::from_verdict(*lab, verdict))
+        .collect();
+    StudentReport::new(student, labs)
 }
 
 /// The report `course check` prints: a line per lab, the diagnosis of each that failed, and
 /// `N passed, M failed`.
 pub fn report(labs: &[&dyn Lab], verdicts: &[(u8, Verdict)]) -> String {
-    let mut out = String::new();
-    for (lab, (_, verdict)) in labs.iter().zip(verdicts) {
-        out.push_str(&verdict_line(*lab, verdict));
-        out.push('\n');
-        if let Verdict::Fail(diagnosis) = verdict {
-            for line in diagnosis.to_string().lines() {
-                out.push_str("    ");
-                out.push_str(line);
-                out.push('\n');
-            }
-            out.push('\n');
-        }
-    }
-    let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
-    let not_started = verdicts
-        .iter()
-        .filter(|(_, v)| *v == Verdict::NotStarted)
-        .count();
-    let failed = verdicts.len() - passed;
-    out.push_str(&format!("{passed} passed, {failed} failed"));
-    if not_started > 0 {
-        out.push_str(&format!(" ({not_started} not started)"));
-    }
-    out.push('\n');
-    out
+    to_report("", labs, verdicts).text()
 }
 
 fn record(dir: &Path, verdicts: &[(u8, Verdict)]) {

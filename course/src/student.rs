@@ -9,6 +9,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
+use crate::sandbox::Sandbox;
+
 /// The harness's answer to one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
@@ -40,6 +42,7 @@ pub struct Student {
     answered: [bool; 256],
     queries: usize,
     todo_at: Option<String>,
+    sandbox: Option<Sandbox>,
 }
 
 /// How long one query may take unless a lab says otherwise.
@@ -56,6 +59,7 @@ impl Student {
             answered: [false; 256],
             queries: 0,
             todo_at: None,
+            sandbox: None,
         }
     }
 
@@ -70,6 +74,29 @@ impl Student {
     /// class's crowd exports from its `crowd/` folder).
     pub fn workspace_dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// Runs the harness in `sandbox` from now on (`course grade`): each start is confined.
+    pub fn set_sandbox(&mut self, sandbox: Sandbox) {
+        self.stop();
+        self.sandbox = Some(sandbox);
+    }
+
+    /// A program built in the workspace (`target/debug/NAME`, lab 12's `engine`), to be
+    /// started with piped input and output: confined as the harness is, when grading.
+    pub fn program(&self, name: &str) -> Result<Command, String> {
+        let dir = self.dir.as_deref().ok_or("the checker has no workspace")?;
+        let exe = dir
+            .join("target/debug")
+            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+        if !exe.is_file() {
+            return Err(format!("{} was not built", exe.display()));
+        }
+        let mut command = Command::new(exe);
+        if let Some(sandbox) = &self.sandbox {
+            sandbox.confine(&mut command)?;
+        }
+        Ok(command)
     }
 
     /// The time limit for one query.
@@ -114,7 +141,7 @@ impl Student {
         }
         line.push('\n');
         if self.running.is_none() {
-            match start(&self.exe) {
+            match start(&self.exe, self.sandbox.as_ref()) {
                 Ok(running) => self.running = Some(running),
                 Err(e) => return Reply::Broken(e),
             }
@@ -163,6 +190,17 @@ impl Student {
             .unwrap_or("")
             .trim()
             .to_string();
+        // Rust's allocator prints this and aborts when the memory limit refuses an allocation.
+        if let Some(alloc) = err.lines().find(|l| l.contains("memory allocation of")) {
+            let limit = match &self.sandbox {
+                Some(s) => format!(
+                    "used more than {} MiB of memory, the limit",
+                    s.limits.memory_mib
+                ),
+                None => "ran out of memory".to_string(),
+            };
+            return Reply::Panic(format!("the program {limit} ({})", alloc.trim()));
+        }
         let what = match status {
             Ok(s) => format!("the program stopped ({s})"),
             Err(_) => "the program stopped".to_string(),
@@ -189,8 +227,12 @@ impl Drop for Student {
     }
 }
 
-fn start(exe: &Path) -> Result<Running, String> {
-    let mut child = Command::new(exe)
+fn start(exe: &Path, sandbox: Option<&Sandbox>) -> Result<Running, String> {
+    let mut command = Command::new(exe);
+    if let Some(sandbox) = sandbox {
+        sandbox.confine(&mut command)?;
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

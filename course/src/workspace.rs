@@ -189,6 +189,11 @@ pub fn harness_exe(dir: &Path) -> PathBuf {
 /// messages.
 pub fn build(dir: &Path) -> Result<(), String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    build_with(dir, cargo.as_ref())
+}
+
+/// [`build`] with this `cargo` program.
+pub fn build_with(dir: &Path, cargo: &std::ffi::OsStr) -> Result<(), String> {
     let output = Command::new(cargo)
         .args([
             "build",
@@ -196,8 +201,8 @@ pub fn build(dir: &Path) -> Result<(), String> {
             "--offline",
             "--color",
             "never",
-            "--bin",
-            "harness",
+            // The harness, and lab 12's engine program where the workspace has it.
+            "--bins",
         ])
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
@@ -216,4 +221,62 @@ pub fn build(dir: &Path) -> Result<(), String> {
     } else {
         Err(String::from_utf8_lossy(&output.stderr).into_owned())
     }
+}
+
+/// One error of the compiler's: its message line and where it points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    /// `error[E0308]: mismatched types`.
+    pub message: String,
+    /// `src/lab02_pawns.rs:12:5`, where the compiler says.
+    pub place: Option<String>,
+}
+
+impl CompileError {
+    /// `src/lab02_pawns.rs:12:5: error[E0308]: mismatched types`.
+    pub fn describe(&self) -> String {
+        match &self.place {
+            Some(place) => format!("{place}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// The lab whose file the error is in: the student's `src/labNN_*.rs`, or the harness's
+    /// `src/harness/labNN.rs` (which calls that lab's functions, so a changed signature shows
+    /// there).
+    pub fn lab(&self) -> Option<u8> {
+        let file = self.place.as_deref()?.split(':').next()?;
+        let name = file
+            .strip_prefix("src/harness/lab")
+            .or_else(|| file.strip_prefix("src/lab"))?;
+        let number: u8 = name.get(..2)?.parse().ok()?;
+        (module_name(number).is_some()).then_some(number)
+    }
+}
+
+/// The errors in cargo's messages, in order (warnings and the closing "could not compile"
+/// left out).
+pub fn compile_errors(messages: &str) -> Vec<CompileError> {
+    let mut errors: Vec<CompileError> = Vec::new();
+    let mut open = false;
+    for line in messages.lines() {
+        if line.starts_with("error") {
+            open = !line.starts_with("error: could not compile")
+                && !line.starts_with("error: aborting");
+            if open {
+                errors.push(CompileError {
+                    message: line.trim().to_string(),
+                    place: None,
+                });
+            }
+        } else if line.starts_with("warning") {
+            open = false;
+        } else if let (true, Some(place)) = (open, line.trim_start().strip_prefix("--> ")) {
+            if let Some(last) = errors.last_mut() {
+                last.place = Some(place.trim().to_string());
+            }
+            open = false;
+        }
+    }
+    errors
 }
