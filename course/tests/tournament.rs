@@ -247,6 +247,14 @@ fn programs_that_are_not_engines_and_bad_arguments_fail_before_any_game() {
             vec!["tournament", "./fine", "--pinmask", "./fine", "--elo", "99"],
             "--elo must be within",
         ),
+        (
+            vec!["tournament", "./fine", "./fine", "--margin", "99999999999"],
+            "--margin must be within 0..=60000",
+        ),
+        (
+            vec!["tournament", "./fine", "./fine", "--games", "0"],
+            "--games must be within 1..=1000",
+        ),
     ] {
         let out = course(&args, root);
         let t = text(&out);

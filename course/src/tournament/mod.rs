@@ -32,6 +32,13 @@ use movegen::{Color, Position};
 
 use crate::referee::{self, Engine, EngineSpec, Fault, Played, Rules, ANSWER_TIMEOUT};
 
+/// The most games per pairing.
+const MAX_GAMES: u64 = 1000;
+/// The most games at once.
+const MAX_CONCURRENCY: u64 = 256;
+/// The widest time margin, in milliseconds.
+const MAX_MARGIN_MS: u64 = 60_000;
+
 /// The command line of `course tournament`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -103,11 +110,24 @@ impl Tournament {
                 "a tournament needs at least two engines (paths, --engine or --pinmask)".into(),
             );
         }
-        if args.games == 0 {
-            return Err("--games must be at least 1".into());
-        }
-        if args.concurrency == 0 {
-            return Err("--concurrency must be at least 1".into());
+        // Bounds well past any class's use, so that a typo is an error and not a run that
+        // never ends, a thread per game, or a clock that overflows.
+        for (flag, value, range) in [
+            ("--games", u64::from(args.games), 1..=MAX_GAMES),
+            (
+                "--concurrency",
+                args.concurrency as u64,
+                1..=MAX_CONCURRENCY,
+            ),
+            ("--margin", args.margin, 0..=MAX_MARGIN_MS),
+        ] {
+            if !range.contains(&value) {
+                return Err(format!(
+                    "{flag} must be within {}..={}",
+                    range.start(),
+                    range.end()
+                ));
+            }
         }
         if args.max_moves == Some(0) {
             return Err("--max-moves must be at least 1".into());
