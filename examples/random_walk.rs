@@ -22,11 +22,8 @@
 //!     | scripts/differential
 //! ```
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-
+use movegen::rng::SplitMix64;
 use movegen::{CastlingMode, Move, Position, STARTPOS_FEN};
-use rng::Rng;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -176,7 +173,7 @@ fn walk(
     opts: &Options,
     budget: u64,
 ) -> Result<u64, Box<dyn std::error::Error>> {
-    let mut rng = Rng::new(opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
+    let mut rng = SplitMix64::new(opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
     // Game 0 starts from the start position; the others from a random source.
     let source = if index == 0 {
         0

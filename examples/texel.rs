@@ -27,8 +27,6 @@
 //! positions of a game share its result, so a long fit learns the games),
 //! and writes them rounded to `crates/search/src/weights.rs`.
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
 #[path = "support/selfplay.rs"]
 mod selfplay;
 

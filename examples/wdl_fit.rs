@@ -23,8 +23,6 @@
 //! cargo run --release --example wdl_fit -- [GAMES] [NODES] [--csv FILE]   # default 2000 games, 5000 nodes
 //! ```
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
 #[path = "support/selfplay.rs"]
 mod selfplay;
 

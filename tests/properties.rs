@@ -7,14 +7,11 @@
 
 #[path = "support/reference.rs"]
 mod reference;
-#[path = "support/rng.rs"]
-mod rng;
-
+use movegen::rng::SplitMix64;
 use movegen::{
     CastlingMode, CastlingRights, Move, MoveKind, Piece, Position, Square, STARTPOS_FEN,
 };
 use reference::{pseudo_legal_moves, slow_attacked, slow_attackers, slow_is_legal};
-use rng::Rng;
 
 /// Random games per test and the plies each may last.
 const GAMES: usize = 400;
@@ -36,7 +33,7 @@ fn start_fens() -> Vec<String> {
 /// Every position of `GAMES` seeded random games of up to `PLIES` plies.
 fn random_positions(seed: u64) -> Vec<Position> {
     let fens = start_fens();
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
     for _ in 0..GAMES {
         let fen = &fens[rng.below(fens.len())];

@@ -10,13 +10,11 @@
 //! either way every promise above holds, the process exits, and the next
 //! interleaving starts a new one.
 
-#[path = "support/rng.rs"]
-mod rng;
 #[path = "support/uci_engine.rs"]
 mod uci_engine;
 
+use movegen::rng::SplitMix64;
 use movegen::Position;
-use rng::Rng;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 use uci_engine::Engine;
@@ -72,7 +70,7 @@ fn position_of(setup: &str) -> Position {
     }
 }
 
-fn script(rng: &mut Rng) -> Script {
+fn script(rng: &mut SplitMix64) -> Script {
     let mut s = Script {
         lines: Vec::new(),
         owed: Vec::new(),
@@ -303,7 +301,7 @@ fn check(e: &mut Engine, s: &Script, case: usize) {
 
 #[test]
 fn random_interleavings_keep_every_promise() {
-    let mut rng = Rng::new(0x00C0_FFEE_5EED);
+    let mut rng = SplitMix64::new(0x00C0_FFEE_5EED);
     let mut e = Engine::start();
     let start = Instant::now();
     let mut sent = 0;

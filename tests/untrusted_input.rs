@@ -11,12 +11,9 @@
 
 #[path = "support/reference.rs"]
 mod reference;
-#[path = "support/rng.rs"]
-mod rng;
-
+use movegen::rng::SplitMix64;
 use movegen::{explain_move, CastlingMode, Game, Move, Position, UciMove, STARTPOS_FEN};
 use reference::slow_legal_moves;
-use rng::Rng;
 use std::collections::HashSet;
 
 /// Start positions: the standard start, Kiwipete, positions with en
@@ -36,7 +33,7 @@ const FENS: &[&str] = &[
 ];
 
 /// Every position of short seeded random games from [`FENS`].
-fn positions(rng: &mut Rng) -> Vec<Position> {
+fn positions(rng: &mut SplitMix64) -> Vec<Position> {
     let mut out = Vec::new();
     for fen in FENS {
         let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -57,7 +54,7 @@ fn positions(rng: &mut Rng) -> Vec<Position> {
 
 /// A move to try: random bits, a legal move of another position, or a
 /// legal move here with one or two bits flipped (a wrong kind, a square off).
-fn random_move(rng: &mut Rng, pos: &Position, all: &[Position]) -> Move {
+fn random_move(rng: &mut SplitMix64, pos: &Position, all: &[Position]) -> Move {
     let legal_here = pos.legal_moves();
     match rng.below(4) {
         0 => Move::from_bits(rng.next_u64() as u16),
@@ -81,7 +78,7 @@ fn random_move(rng: &mut Rng, pos: &Position, all: &[Position]) -> Move {
 
 /// Random UCI-looking text: squares and promotion letters, sometimes a
 /// legal move's text with one character changed, sometimes junk.
-fn random_uci(rng: &mut Rng, pos: &Position) -> String {
+fn random_uci(rng: &mut SplitMix64, pos: &Position) -> String {
     const CHARS: &[u8] = b"abcdefghi0123456789nbrqkpNBRQK -";
     let legal = pos.legal_moves();
     let mut text: Vec<u8> = if rng.below(2) == 0 && !legal.is_empty() {
@@ -103,7 +100,7 @@ fn random_uci(rng: &mut Rng, pos: &Position) -> String {
 
 /// Random SAN-looking text: piece letters, origins, `x`, targets,
 /// promotions and marks in a rough grammar, or a legal move's SAN changed.
-fn random_san(rng: &mut Rng, pos: &Position) -> String {
+fn random_san(rng: &mut SplitMix64, pos: &Position) -> String {
     const PARTS: &[&str] = &[
         "N", "B", "R", "Q", "K", "a", "b", "c", "d", "e", "f", "g", "h", "1", "2", "3", "4", "5",
         "6", "7", "8", "x", "=", "Q", "N", "+", "#", "O-O", "O-O-O", "0-0", "-", "e.p.", "!", "?",
@@ -168,7 +165,7 @@ impl Checker {
 
 /// Feeds `cases` untrusted inputs, a few per entry point each round.
 fn run(cases: usize, seed: u64) {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let all = positions(&mut rng);
     let mut checker = Checker {
         seen: HashSet::new(),

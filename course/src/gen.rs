@@ -1,25 +1,22 @@
 //! Seeded inputs for the checkers: squares, occupancies and legal positions. The same seed
 //! gives the same inputs on every machine, so a failure can be reproduced.
 
+use movegen::rng::SplitMix64;
 use movegen::Position;
 
-/// A small deterministic generator (SplitMix64).
+/// A small deterministic generator: the workspace's SplitMix64, with the draws the checkers use.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).

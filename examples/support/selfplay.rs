@@ -2,7 +2,7 @@
 //! to our own games (`texel`, `wdl_fit`): the named openings, and a game
 //! begun from one of them with a few seeded random plies.
 
-use crate::rng::Rng;
+use movegen::rng::SplitMix64;
 use movegen::{Game, Position};
 
 /// The positions of `tests/data/openings.epd`.
@@ -21,7 +21,7 @@ pub fn openings() -> Vec<Position> {
 /// A game from `start` after `plies` random legal moves drawn by a
 /// generator seeded with `seed` (fewer if the game ends first).
 pub fn opening_game(start: &Position, seed: u64, plies: usize) -> Game {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut game = Game::new(*start);
     for _ in 0..plies {
         let moves = game.position().legal_moves();

@@ -32,6 +32,7 @@ mod piece;
 mod polyglot;
 mod polyglot_keys;
 mod position;
+pub mod rng;
 mod san;
 #[cfg(feature = "serde")]
 mod serde_impls;

@@ -2,15 +2,8 @@
 
 use crate::castling::CastlingRights;
 use crate::piece::{Color, Piece};
+use crate::rng::SplitMix64;
 use crate::square::Square;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
 
 /// All keys: 768 piece-square keys, 16 castling-rights keys, 8 en-passant file
 /// keys and the side-to-move key, drawn in that order from one seed.
@@ -28,16 +21,14 @@ const fn build_keys() -> Keys {
         ep_file: [0; 8],
         black_to_move: 0,
     };
-    let mut state = 0x5EED_0FC0_FFEE_u64;
+    let mut rng = SplitMix64::new(0x5EED_0FC0_FFEE);
     let mut c = 0;
     while c < 2 {
         let mut p = 0;
         while p < 6 {
             let mut s = 0;
             while s < 64 {
-                let (next, key) = splitmix(state);
-                state = next;
-                keys.pieces[c][p][s] = key;
+                keys.pieces[c][p][s] = rng.next_u64();
                 s += 1;
             }
             p += 1;
@@ -47,19 +38,15 @@ const fn build_keys() -> Keys {
     // No rights hashes to zero, so a position without castling needs no key.
     let mut i = 1;
     while i < 16 {
-        let (next, key) = splitmix(state);
-        state = next;
-        keys.castling[i] = key;
+        keys.castling[i] = rng.next_u64();
         i += 1;
     }
     let mut f = 0;
     while f < 8 {
-        let (next, key) = splitmix(state);
-        state = next;
-        keys.ep_file[f] = key;
+        keys.ep_file[f] = rng.next_u64();
         f += 1;
     }
-    keys.black_to_move = splitmix(state).1;
+    keys.black_to_move = rng.next_u64();
     keys
 }
 

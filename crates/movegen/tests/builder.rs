@@ -3,15 +3,12 @@
 //! suite positions, the positions a few random moves on from them, and all
 //! 960 Chess960 starts.
 
-#[path = "../../../tests/support/rng.rs"]
-mod rng;
-
 #[path = "support/suite.rs"]
 mod suite;
 use suite::suite;
 
+use movegen::rng::SplitMix64;
 use movegen::{Position, PositionBuilder};
-use rng::Rng;
 
 fn assert_round_trip(pos: &Position) {
     let back = PositionBuilder::from_position(pos)
@@ -44,7 +41,7 @@ fn from_position_then_build_is_the_identity() {
     roots.extend(suite("thesis_positions.epd"));
     roots.extend(suite("perft_chess960.epd"));
     roots.extend((0..960).map(|n| Position::chess960(n).unwrap()));
-    let mut rng = Rng::new(4);
+    let mut rng = SplitMix64::new(4);
     let mut checked = 0;
     for root in roots {
         let mut pos = root;

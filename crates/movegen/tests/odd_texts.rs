@@ -6,18 +6,15 @@
 //!
 //! `cargo test` runs 100,000 texts (2 s); `PINMASK_ODD_TEXT_CASES` sets another number.
 
-#[path = "../../../tests/support/rng.rs"]
-mod rng;
-
 #[cfg(feature = "std")]
 use movegen::perft::{merge, read_units};
 #[cfg(feature = "std")]
 use movegen::pgn::PgnReader;
 use movegen::pgn::{read_games, GameResult};
+use movegen::rng::SplitMix64;
 use movegen::{
     explain_move, CastlingMode, Color, File, Game, Piece, Position, Rank, Square, UciMove,
 };
-use rng::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 const FENS: &[&str] = &[
@@ -81,7 +78,7 @@ const ODD: &[char] = &[
     '♞', '\u{200b}', '𝄞', '\u{feff}',
 ];
 
-fn odd_text(rng: &mut Rng) -> String {
+fn odd_text(rng: &mut SplitMix64) -> String {
     match rng.below(4) {
         0 => {
             let bytes: Vec<u8> = (0..rng.below(24)).map(|_| rng.next_u64() as u8).collect();
@@ -180,7 +177,7 @@ fn no_text_reading_function_panics() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
     let positions: Vec<Position> = FENS.iter().map(|f| f.parse().unwrap()).collect();
-    let mut rng = Rng::new(46);
+    let mut rng = SplitMix64::new(46);
     for seed in SEEDS {
         feed(&positions, seed);
     }

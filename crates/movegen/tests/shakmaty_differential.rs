@@ -20,15 +20,12 @@
 //! checks more (48 s there), and
 //! `PINMASK_SHAKMATY_SEED` changes the walks.
 
-#[path = "../../../tests/support/rng.rs"]
-mod rng;
-
 #[path = "support/suite.rs"]
 mod suite;
 use suite::suite;
 
+use movegen::rng::SplitMix64;
 use movegen::{CastlingMode, Move, Position};
-use rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -134,7 +131,7 @@ fn compare(ours: &Position, theirs: &Chess, context: &str) -> BTreeMap<String, s
 
 /// Walks `plies` random moves from `root` on both, comparing at each ply;
 /// returns the number of positions compared.
-fn walk(root: Position, plies: usize, rng: &mut Rng, tally: &mut Tally) -> usize {
+fn walk(root: Position, plies: usize, rng: &mut SplitMix64, tally: &mut Tally) -> usize {
     let mut ours = root;
     let mut theirs = theirs_for(&root);
     for ply in 0..=plies {
@@ -181,7 +178,7 @@ impl Tally {
 #[test]
 fn moves_san_fen_and_outcome_agree_with_shakmaty() {
     let budget = env_number("PINMASK_SHAKMATY_POSITIONS", 40_000) as usize;
-    let mut rng = Rng::new(env_number("PINMASK_SHAKMATY_SEED", 46));
+    let mut rng = SplitMix64::new(env_number("PINMASK_SHAKMATY_SEED", 46));
     let mut roots: Vec<(Position, usize)> = Vec::new();
     // Long games from the start: they reach endings, mates and stalemates.
     for _ in 0..12 {

@@ -13,6 +13,7 @@
 //! `UCI_Elo` (see docs/strength-levels.md).
 
 use crate::limits::Score;
+use movegen::rng::SplitMix64;
 use movegen::Move;
 
 /// The weakest Elo offered (Stockfish 15.1's range).
@@ -97,14 +98,14 @@ impl Strength {
         let (_, best) = *lines.first()?;
         let best = centipawns(best);
         let width = self.noise();
-        let mut rng = SplitMix(self.seed);
+        let mut rng = SplitMix64::new(self.seed);
         lines
             .iter()
             .filter(|(_, s)| centipawns(*s) >= best - self.margin())
             .map(|&(mv, s)| {
                 // A triangular noise in (-width, width): the sum of two uniforms.
                 let noise = if width > 0 {
-                    rng.below(width as u64) as i32 + rng.below(width as u64) as i32 - width
+                    rng.below(width as usize) as i32 + rng.below(width as usize) as i32 - width
                 } else {
                     0
                 };
@@ -133,24 +134,6 @@ fn centipawns(score: Score) -> i32 {
         Score::Cp(cp) => cp,
         Score::Mate(n) if n > 0 => 100_000 - n,
         Score::Mate(n) => -100_000 - n,
-    }
-}
-
-/// A small fixed-seed generator (SplitMix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 

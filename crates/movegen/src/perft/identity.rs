@@ -7,6 +7,7 @@
 
 use crate::piece::Color;
 use crate::position::Position;
+use crate::rng::mix;
 use crate::CastleSide;
 
 /// The contents of a position that perft depends on: the six piece sets,
@@ -70,15 +71,6 @@ impl core::hash::Hash for Identity {
 #[inline]
 pub(crate) fn check_key(pos: &Position) -> u64 {
     Identity::of(pos).check_key()
-}
-
-/// The splitmix64 finaliser: a bijection on `u64` in which every input bit
-/// flips about half the output bits.
-#[inline(always)]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use super::record::{encode, GameResult, RECORD_BYTES};
 use crate::limits::{Limits, Score, SearchControl};
 use crate::ordering::is_tactical;
 use crate::Searcher;
+use movegen::rng::{mix, SplitMix64};
 use movegen::{Color, Game, Position};
 
 /// Random plies after the opening: at least this many ...
@@ -25,35 +26,6 @@ pub const DRAW_PLIES: u32 = 12;
 pub const DRAW_FROM_PLY: usize = 80;
 /// A game still going after this many plies is a draw.
 pub const MAX_PLIES: usize = 400;
-
-/// SplitMix64: a 64-bit state stepped by a constant and mixed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose sequence is fixed by `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// A number in `0..n` (`n` > 0); the modulo bias is negligible for small `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// SplitMix64's output function.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The seed of game `index` of a run seeded with `seed`: depends on both
 /// only, never on which thread plays the game.
@@ -98,7 +70,7 @@ pub fn play_game(
     nodes: u64,
     control: &SearchControl,
 ) -> Played {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let start = openings[rng.below(openings.len())];
     let mut game = Game::new(start);
     let plies = RANDOM_PLIES_MIN + rng.below(RANDOM_PLIES_EXTRA + 1);

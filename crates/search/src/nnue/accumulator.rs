@@ -275,34 +275,29 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use movegen::rng::SplitMix64;
 
-    /// The generator of the test weights and walks.
-    struct Rng(crate::datagen::play::Rng);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0.next_u64()
-        }
-        fn range(&mut self, lo: i32, hi: i32) -> i32 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i32
-        }
+    /// A number in `lo..=hi`.
+    fn range(rng: &mut SplitMix64, lo: i32, hi: i32) -> i32 {
+        lo + rng.below((hi - lo + 1) as usize) as i32
     }
 
     /// A network of random weights within the loader's ranges.
     fn random_net(seed: u64) -> Network {
-        let mut rng = Rng(crate::datagen::play::Rng::new(seed));
+        let mut rng = SplitMix64::new(seed);
         let mut net = Network::zeroed(300);
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
-                *w = rng.range(-500, 500) as i16;
+                *w = range(&mut rng, -500, 500) as i16;
             }
         }
         for b in &mut net.ft_bias {
-            *b = rng.range(-300, 300) as i16;
+            *b = range(&mut rng, -300, 300) as i16;
         }
         for w in &mut net.out_weights {
-            *w = rng.range(-127, 127) as i16;
+            *w = range(&mut rng, -127, 127) as i16;
         }
-        net.out_bias = rng.range(-5000, 5000);
+        net.out_bias = range(&mut rng, -5000, 5000);
         net.check_range().unwrap();
         net
     }
@@ -316,11 +311,11 @@ mod tests {
         pos: &Position,
         ply: usize,
         depth: u32,
-        rng: &mut Rng,
+        rng: &mut SplitMix64,
         checked: &mut u32,
     ) {
         stack.enter(ply);
-        if !rng.next().is_multiple_of(3) {
+        if !rng.next_u64().is_multiple_of(3) {
             assert_eq!(
                 stack.evaluate(net, pos, ply),
                 evaluate(net, pos),
@@ -334,7 +329,7 @@ mod tests {
         }
         let moves = pos.legal_moves();
         for (i, &mv) in moves.iter().enumerate() {
-            if i % 5 == (rng.next() % 5) as usize {
+            if i % 5 == rng.below(5) {
                 walk(
                     stack,
                     net,
@@ -354,7 +349,7 @@ mod tests {
     #[test]
     fn the_stack_agrees_with_a_fresh_computation() {
         let net = random_net(7);
-        let mut rng = Rng(crate::datagen::play::Rng::new(1));
+        let mut rng = SplitMix64::new(1);
         let mut stack = AccumulatorStack::new(16);
         let mut checked = 0;
         for fen in [

@@ -48,6 +48,7 @@
 
 use super::{accumulator, Network, HIDDEN, INPUTS, QA, QB};
 use crate::datagen::record::{self, RECORD_BYTES};
+use movegen::rng::SplitMix64;
 use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
@@ -216,31 +217,16 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// The trainer's generator: SplitMix64, the generator datagen seeds its
-/// games with, and the draws the trainer needs from it.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(crate::datagen::play::Rng);
+/// Uniform in [-1, 1), from the top 24 bits of the next draw.
+fn symmetric(rng: &mut SplitMix64) -> f32 {
+    ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+}
 
-impl SplitMix64 {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(crate::datagen::play::Rng::new(seed))
-    }
-
-    /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// Uniform in [-1, 1).
-    fn symmetric(&mut self) -> f32 {
-        ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-    }
-
-    /// Uniform in 0..n (n ≥ 1), by multiply-shift.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
+/// Uniform in 0..n (n ≥ 1), by multiply-shift rather than
+/// [`SplitMix64::below`]'s modulo: the trainer's draws since its first
+/// network, kept so that a seed trains the same network as before.
+fn below_by_multiply(rng: &mut SplitMix64, n: usize) -> usize {
+    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
 /// Reads record files, one after the other, into memory. A file that is
@@ -615,11 +601,11 @@ impl Model {
         let mut params = vec![0f32; PARAMS];
         let ft = 0.5 / 32f32.sqrt();
         for w in &mut params[FT_W..FT_B] {
-            *w = rng.symmetric() * ft;
+            *w = symmetric(rng) * ft;
         }
         let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         for w in &mut params[OUT_W..OUT_B] {
-            *w = rng.symmetric() * out;
+            *w = symmetric(rng) * out;
         }
         Model {
             params,
@@ -726,7 +712,7 @@ pub fn train(
         let epoch_start = Instant::now();
         let lr = epoch_lr(config, epoch);
         for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
+            order.swap(i, below_by_multiply(&mut rng, i + 1));
         }
         // Positions without castling rights are as good seen in a mirror
         // (files a and h swapped): half of them, drawn anew each epoch, are.
@@ -868,7 +854,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let mv = moves[rng.below(moves.len())];
+                let mv = moves[below_by_multiply(&mut rng, moves.len())];
                 pos = pos.play(mv);
                 if !pos.in_check() && pos.halfmove_clock() < 255 {
                     game.push(pos);
@@ -881,7 +867,7 @@ mod tests {
                 _ => GameResult::Draw,
             };
             for (i, p) in game.iter().enumerate() {
-                let score = material(p) + (rng.below(41) as i32 - 20);
+                let score = material(p) + (below_by_multiply(&mut rng, 41) as i32 - 20);
                 out.push(encode(p, score, result, i == 0).expect("a standard position"));
             }
         }
@@ -918,10 +904,10 @@ mod tests {
         let recs: Vec<[u8; 32]> = (0..20000)
             .map(|_| {
                 let mut r = base;
-                let score = rng.below(1201) as i16 - 600;
+                let score = below_by_multiply(&mut rng, 1201) as i16 - 600;
                 r[24..26].copy_from_slice(&score.to_le_bytes());
                 let p = sigmoid(f64::from(score) / 250.0);
-                let u = rng.below(1 << 30) as f64 / f64::from(1 << 30);
+                let u = below_by_multiply(&mut rng, 1 << 30) as f64 / f64::from(1 << 30);
                 r[26] = if u < p { 2 } else { 0 };
                 r[27] &= !BLACK_TO_MOVE;
                 r
