@@ -130,6 +130,77 @@ pub fn encode(
     Ok(out)
 }
 
+/// The occupied squares of a record: bit `n` set when square `n` holds a piece.
+#[inline]
+pub fn occupancy(rec: &[u8; RECORD_BYTES]) -> u64 {
+    u64::from_le_bytes([
+        rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6], rec[7],
+    ])
+}
+
+/// The piece code of the `k`th occupied square in rising square order:
+/// colour `<< 3` | piece (pawn 0 to king 5). 0 from `k` = 32 on, where the
+/// format has no room (only a corrupt record has more pieces).
+#[inline]
+pub fn piece_code(rec: &[u8; RECORD_BYTES], k: usize) -> u8 {
+    if k < 32 {
+        (rec[8 + k / 2] >> (4 * (k % 2))) & 0xF
+    } else {
+        0
+    }
+}
+
+/// The search's score, centipawns from White's point of view.
+#[inline]
+pub fn score(rec: &[u8; RECORD_BYTES]) -> i16 {
+    i16::from_le_bytes([rec[24], rec[25]])
+}
+
+/// Sets the score (centipawns, White's view).
+pub fn set_score(rec: &mut [u8; RECORD_BYTES], score: i16) {
+    rec[24..26].copy_from_slice(&score.to_le_bytes());
+}
+
+/// The game's result from White's point of view: 0, 1 or 2 as in
+/// [`GameResult`] (a corrupt record may hold more).
+#[inline]
+pub fn result(rec: &[u8; RECORD_BYTES]) -> u8 {
+    rec[26]
+}
+
+/// Sets the game's result.
+pub fn set_result(rec: &mut [u8; RECORD_BYTES], result: GameResult) {
+    rec[26] = result as u8;
+}
+
+/// Whether Black is to move.
+#[inline]
+pub fn black_to_move(rec: &[u8; RECORD_BYTES]) -> bool {
+    rec[27] & BLACK_TO_MOVE != 0
+}
+
+/// Sets the side to move: Black when `black`, else White.
+pub fn set_black_to_move(rec: &mut [u8; RECORD_BYTES], black: bool) {
+    if black {
+        rec[27] |= BLACK_TO_MOVE;
+    } else {
+        rec[27] &= !BLACK_TO_MOVE;
+    }
+}
+
+/// Whether the record is the first written for its game.
+#[inline]
+pub fn first_of_game(rec: &[u8; RECORD_BYTES]) -> bool {
+    rec[27] & FIRST_OF_GAME != 0
+}
+
+/// The castling rights as a nibble, as [`castling_bits`] writes them
+/// (bit 0 K, 1 Q, 2 k, 3 q).
+#[inline]
+pub fn castling(rec: &[u8; RECORD_BYTES]) -> u8 {
+    rec[27] >> 4
+}
+
 /// A decoded record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -146,7 +217,7 @@ pub struct Record {
 /// Decodes one record into a FEN and its labels. The FEN is not checked
 /// for legality (parse it with [`Position::from_fen`] for that).
 pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
-    let occupied = u64::from_le_bytes(bytes[0..8].try_into().expect("8 bytes"));
+    let occupied = occupancy(bytes);
     let mut board = [None; 64];
     let mut bits = occupied;
     let mut i = 0;
@@ -154,9 +225,7 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
         let sq = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         // Past 32 pieces the record is corrupt; the FEN shows it as pawns.
-        let nibble = bytes
-            .get(8 + i / 2)
-            .map_or(0, |b| (b >> (4 * (i % 2))) & 0xF);
+        let nibble = piece_code(bytes, i);
         let color = if nibble & 8 == 0 {
             Color::White
         } else {
@@ -188,16 +257,11 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
             fen.push('/');
         }
     }
-    let flags = bytes[27];
-    fen.push_str(if flags & BLACK_TO_MOVE != 0 {
-        " b "
-    } else {
-        " w "
-    });
+    fen.push_str(if black_to_move(bytes) { " b " } else { " w " });
     let castling: String = "KQkq"
         .chars()
         .enumerate()
-        .filter(|&(k, _)| flags & (1 << (4 + k)) != 0)
+        .filter(|&(k, _)| castling(bytes) & (1 << k) != 0)
         .map(|(_, c)| c)
         .collect();
     fen.push_str(if castling.is_empty() { "-" } else { &castling });
@@ -209,9 +273,9 @@ pub fn decode(bytes: &[u8; RECORD_BYTES]) -> Record {
     fen.push_str(&format!(" {} {fullmove}", bytes[30]));
     Record {
         fen,
-        score: i16::from_le_bytes([bytes[24], bytes[25]]),
-        result: bytes[26],
-        first_of_game: flags & FIRST_OF_GAME != 0,
+        score: score(bytes),
+        result: result(bytes),
+        first_of_game: first_of_game(bytes),
     }
 }
 
@@ -252,6 +316,29 @@ mod tests {
         let black = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 40").unwrap();
         let bytes = encode(&black, -5, GameResult::BlackWon, true).unwrap();
         assert_eq!(&bytes[24..], &[0xFB, 0xFF, 0, 3, 40, 0, 0, 255]);
+    }
+
+    #[test]
+    fn the_accessors_read_and_write_the_fields() {
+        let pos = Position::from_fen("r3k3/8/8/8/8/8/8/4K2R b Kq - 0 9").unwrap();
+        let mut bytes = encode(&pos, -42, GameResult::BlackWon, true).unwrap();
+        assert_eq!(occupancy(&bytes), pos.occupied().0);
+        // e1 White king, h1 White rook, a8 Black rook, e8 Black king.
+        let codes: Vec<u8> = (0..5).map(|k| piece_code(&bytes, k)).collect();
+        assert_eq!(codes, [5, 3, 8 | 3, 8 | 5, 0]);
+        assert_eq!(piece_code(&bytes, 40), 0);
+        assert_eq!((score(&bytes), result(&bytes)), (-42, 0));
+        assert!(black_to_move(&bytes) && first_of_game(&bytes));
+        assert_eq!(castling(&bytes), 0b1001);
+        set_score(&mut bytes, 7);
+        set_result(&mut bytes, GameResult::Draw);
+        set_black_to_move(&mut bytes, false);
+        let rec = decode(&bytes);
+        assert_eq!((rec.score, rec.result), (7, 1));
+        assert_eq!(rec.fen, "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 9");
+        set_black_to_move(&mut bytes, true);
+        assert!(black_to_move(&bytes) && first_of_game(&bytes));
+        assert_eq!(castling(&bytes), 0b1001);
     }
 
     #[test]

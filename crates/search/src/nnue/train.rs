@@ -69,11 +69,6 @@ pub const K_RANGE: (f64, f64) = (50.0, 1000.0);
 /// Validation positions the quantised network is compared on.
 const QUANT_SAMPLE: usize = 1000;
 
-/// Flag bit: Black is to move.
-const BLACK_TO_MOVE: u8 = 1;
-/// Flag bit: the first record of a game.
-const FIRST_OF_GAME: u8 = 2;
-
 /// Offsets of the parameters in the flat vector.
 const FT_W: usize = 0;
 const FT_B: usize = INPUTS * HIDDEN;
@@ -269,13 +264,12 @@ pub fn read_records<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<[u8; RECORD_BYTES
 /// piece codes 0 to 5 and 8 to 13, a result 0 to 2.
 pub fn check_records(records: &[[u8; RECORD_BYTES]]) -> Result<(), String> {
     for (i, rec) in records.iter().enumerate() {
-        let occupied = u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes"));
-        let pieces = occupied.count_ones() as usize;
+        let pieces = record::occupancy(rec).count_ones() as usize;
         let bad = if pieces > 32 {
             Some("more than 32 pieces")
-        } else if (0..pieces).any(|k| (rec[8 + k / 2] >> (4 * (k % 2))) & 7 > 5) {
+        } else if (0..pieces).any(|k| record::piece_code(rec, k) & 7 > 5) {
             Some("a piece code beyond the king")
-        } else if rec[26] > 2 {
+        } else if record::result(rec) > 2 {
             Some("a result beyond 2")
         } else {
             None
@@ -294,7 +288,7 @@ pub fn split_games(records: &[[u8; RECORD_BYTES]], valid: f64) -> (usize, usize,
     let starts: Vec<usize> = records
         .iter()
         .enumerate()
-        .filter(|&(i, r)| i == 0 || r[27] & FIRST_OF_GAME != 0)
+        .filter(|&(i, r)| i == 0 || record::first_of_game(r))
         .map(|(i, _)| i)
         .collect();
     let games = starts.len();
@@ -313,9 +307,9 @@ pub fn split_games(records: &[[u8; RECORD_BYTES]], valid: f64) -> (usize, usize,
 /// The score and result of a record from the side to move's view: the
 /// score in centipawns, the result as 0, ½ or 1.
 fn stm_labels(rec: &[u8; RECORD_BYTES]) -> (f64, f64) {
-    let score = f64::from(i16::from_le_bytes([rec[24], rec[25]]));
-    let result = f64::from(rec[26]) / 2.0;
-    if rec[27] & BLACK_TO_MOVE != 0 {
+    let score = f64::from(record::score(rec));
+    let result = f64::from(record::result(rec)) / 2.0;
+    if record::black_to_move(rec) {
         (-score, 1.0 - result)
     } else {
         (score, result)
@@ -378,13 +372,13 @@ fn features(rec: &[u8; RECORD_BYTES], mirror: bool) -> Features {
         nstm: [0; 32],
         len: 0,
     };
-    let black_to_move = rec[27] & BLACK_TO_MOVE != 0;
-    let mut bits = u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes"));
+    let black_to_move = record::black_to_move(rec);
+    let mut bits = record::occupancy(rec);
     let mut k = 0;
     while bits != 0 && k < 32 {
         let sq = bits.trailing_zeros() as u16 ^ if mirror { 7 } else { 0 };
         bits &= bits - 1;
-        let code = u16::from((rec[8 + k / 2] >> (4 * (k % 2))) & 0xF);
+        let code = u16::from(record::piece_code(rec, k));
         let (black, piece) = (code >> 3, (code & 7).min(5));
         // White's view: own pieces first, squares as they are; Black's:
         // own pieces first, the board flipped top to bottom.
@@ -718,7 +712,7 @@ pub fn train(
         // (files a and h swapped): half of them, drawn anew each epoch, are.
         for i in order.iter_mut() {
             *i &= !MIRROR;
-            let castling = records[*i as usize][27] >> 4;
+            let castling = record::castling(&records[*i as usize]);
             if config.mirror && castling == 0 && rng.next_u64() & 1 == 1 {
                 *i |= MIRROR;
             }
@@ -901,15 +895,20 @@ mod tests {
         // Results drawn with probability σ(score / 250).
         let mut rng = SplitMix64::new(9);
         let base = synthetic(1, 1, 1)[0];
-        let recs: Vec<[u8; 32]> = (0..20000)
+        let recs: Vec<[u8; RECORD_BYTES]> = (0..20000)
             .map(|_| {
                 let mut r = base;
                 let score = below_by_multiply(&mut rng, 1201) as i16 - 600;
-                r[24..26].copy_from_slice(&score.to_le_bytes());
+                record::set_score(&mut r, score);
                 let p = sigmoid(f64::from(score) / 250.0);
                 let u = below_by_multiply(&mut rng, 1 << 30) as f64 / f64::from(1 << 30);
-                r[26] = if u < p { 2 } else { 0 };
-                r[27] &= !BLACK_TO_MOVE;
+                let result = if u < p {
+                    GameResult::WhiteWon
+                } else {
+                    GameResult::BlackWon
+                };
+                record::set_result(&mut r, result);
+                record::set_black_to_move(&mut r, false);
                 r
             })
             .collect();
@@ -1022,7 +1021,7 @@ mod tests {
         let recs = synthetic(10, 20, 2);
         let (split, train_games, valid_games) = split_games(&recs, 0.25);
         assert_eq!((train_games, valid_games), (7, 3));
-        assert_ne!(recs[split][27] & FIRST_OF_GAME, 0);
+        assert!(record::first_of_game(&recs[split]));
         assert_eq!(split_games(&recs, 0.0), (recs.len(), 10, 0));
     }
 
