@@ -32,6 +32,10 @@ mod piece;
 mod polyglot;
 mod polyglot_keys;
 mod position;
+// The workspace's one seeded generator (the zobrist keys, and the search's
+// datagen, the trainer, the course and the tests): public for them, outside
+// the documented API.
+#[doc(hidden)]
 pub mod rng;
 mod san;
 #[cfg(feature = "serde")]

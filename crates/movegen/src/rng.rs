@@ -3,30 +3,46 @@
 //! the course's checkers and the tests seed it. Every seed is fine; the same
 //! seed gives the same stream on every build and target. Not for
 //! cryptography.
-//!
-//! # Examples
-//!
-//! ```
-//! use movegen::rng::SplitMix64;
-//!
-//! let mut a = SplitMix64::new(7);
-//! let mut b = SplitMix64::new(7);
-//! assert_eq!(a.next_u64(), b.next_u64());
-//! assert!(a.below(6) < 6);
-//! ```
 
 /// SplitMix64: a 64-bit state stepped by a constant (a Weyl sequence), each
 /// step passed through [`mix`].
+///
+/// # Examples
+///
+/// ```
+/// use movegen::rng::SplitMix64;
+///
+/// let mut a = SplitMix64::new(7);
+/// let mut b = a.clone();
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
     /// A generator whose stream is fixed by `seed`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::rng::SplitMix64;
+    ///
+    /// assert_ne!(SplitMix64::new(1), SplitMix64::new(2));
+    /// ```
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
     /// The next 64 random bits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::rng::SplitMix64;
+    ///
+    /// let mut rng = SplitMix64::new(0);
+    /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+    /// ```
     #[inline]
     pub const fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -39,6 +55,15 @@ impl SplitMix64 {
     /// # Panics
     ///
     /// If `n` is 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use movegen::rng::SplitMix64;
+    ///
+    /// let mut rng = SplitMix64::new(3);
+    /// assert!((0..100).all(|_| rng.below(6) < 6));
+    /// ```
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
@@ -47,6 +72,14 @@ impl SplitMix64 {
 
 /// SplitMix64's output function: a bijection on `u64` in which every input
 /// bit flips about half the output bits.
+///
+/// # Examples
+///
+/// ```
+/// use movegen::rng::{mix, SplitMix64};
+///
+/// assert_eq!(mix(0x9E37_79B9_7F4A_7C15), SplitMix64::new(0).next_u64());
+/// ```
 #[inline(always)]
 pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
