@@ -10,11 +10,11 @@
 //! evaluate. A position too far from any (more than [`MAX_CHANGES`]
 //! features) is computed from scratch. Nothing is allocated per node.
 //!
-//! The inner loops are written for the compiler to vectorise. On x86-64
-//! with AVX2 (detected once at run time) they are compiled for it; on
-//! other machines the same code runs with the target's baseline (SSE2 on
-//! any x86-64): the integer results are the same either way.
+//! The inner loops are written for the compiler to vectorise, and compiled
+//! for AVX2 where the CPU has it (see `simd.rs`): the integer results are
+//! the same either way.
 
+use super::simd::avx2_dispatch;
 use super::{feature, Network, EVAL_LIMIT, HIDDEN, QA, QB};
 use movegen::{Color, Piece, Position, Square};
 
@@ -45,14 +45,6 @@ fn boards(pos: &Position) -> [u64; 12] {
 /// The (colour, piece) of board index `k`.
 fn board_piece(k: usize) -> (Color, Piece) {
     (Color::ALL[k / 6], Piece::ALL[k % 6])
-}
-
-/// Whether AVX2 is there (checked once).
-#[cfg(target_arch = "x86_64")]
-fn has_avx2() -> bool {
-    use std::sync::OnceLock;
-    static AVX2: OnceLock<bool> = OnceLock::new();
-    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
 }
 
 /// `dst = src + Σ columns of adds − Σ columns of subs`.
@@ -94,46 +86,20 @@ fn dot_generic(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
     sum
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn apply_avx2(
-    dst: &mut [i16; HIDDEN],
-    src: &[i16; HIDDEN],
-    net: &Network,
-    adds: &[usize],
-    subs: &[usize],
-) {
-    apply_generic(dst, src, net, adds, subs);
+avx2_dispatch! {
+    /// [`apply_generic`], for AVX2 where the CPU has it.
+    fn apply(
+        dst: &mut [i16; HIDDEN],
+        src: &[i16; HIDDEN],
+        net: &Network,
+        adds: &[usize],
+        subs: &[usize],
+    ) = apply_generic;
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn dot_avx2(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
-    dot_generic(acc, w)
-}
-
-fn apply(
-    dst: &mut [i16; HIDDEN],
-    src: &[i16; HIDDEN],
-    net: &Network,
-    adds: &[usize],
-    subs: &[usize],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked above).
-        return unsafe { apply_avx2(dst, src, net, adds, subs) };
-    }
-    apply_generic(dst, src, net, adds, subs);
-}
-
-fn dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 (checked above).
-        return unsafe { dot_avx2(acc, w) };
-    }
-    dot_generic(acc, w)
+avx2_dispatch! {
+    /// [`dot_generic`], for AVX2 where the CPU has it.
+    fn dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 = dot_generic;
 }
 
 impl Accumulator {

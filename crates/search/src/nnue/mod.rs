@@ -39,6 +39,7 @@
 //! | | 4 | output bias, `i32` |
 
 pub mod accumulator;
+mod simd;
 pub mod train;
 
 use movegen::{Color, Piece, Square};

@@ -46,6 +46,7 @@
 //! in the same order on any number of threads, and the same records, seed
 //! and settings give the same network, byte for byte.
 
+use super::simd::avx2_dispatch;
 use super::{accumulator, Network, HIDDEN, INPUTS, QA, QB};
 use crate::datagen::record::{self, RECORD_BYTES};
 use movegen::rng::SplitMix64;
@@ -494,34 +495,17 @@ fn chunk_generic(
     loss
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn chunk_avx2(
-    params: &[f32],
-    records: &[[u8; RECORD_BYTES]],
-    targets: &[f32],
-    indices: &[u32],
-    grad: Option<(&mut [f32], f32)>,
-) -> f64 {
-    chunk_generic(params, records, targets, indices, grad)
-}
-
-/// [`chunk_generic`], compiled for AVX2 where the CPU has it. The vector
-/// code adds lane by lane, with no fused multiply-add, so the results are
-/// the same bits either way.
-fn chunk(
-    params: &[f32],
-    records: &[[u8; RECORD_BYTES]],
-    targets: &[f32],
-    indices: &[u32],
-    grad: Option<(&mut [f32], f32)>,
-) -> f64 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked above).
-        return unsafe { chunk_avx2(params, records, targets, indices, grad) };
-    }
-    chunk_generic(params, records, targets, indices, grad)
+avx2_dispatch! {
+    /// [`chunk_generic`], for AVX2 where the CPU has it. The vector code
+    /// adds lane by lane, with no fused multiply-add, so the results are
+    /// the same bits either way.
+    fn chunk(
+        params: &[f32],
+        records: &[[u8; RECORD_BYTES]],
+        targets: &[f32],
+        indices: &[u32],
+        grad: Option<(&mut [f32], f32)>,
+    ) -> f64 = chunk_generic;
 }
 
 /// The `c`th of [`CHUNKS`] near-equal parts of `indices`.
