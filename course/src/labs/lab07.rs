@@ -20,7 +20,10 @@ static FILES: LabFiles = crate::lab_files!(
         "pinned-pawn-push.bug",
         "king-xray.bug",
         "checker-not-capturable.bug",
-        "double-check.bug"
+        "double-check.bug",
+        "one-pin-mask.bug",
+        "two-pieces-pin.bug",
+        "pin-through-enemy.bug",
     ]
 );
 
@@ -145,6 +148,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_between(s, &mut checked)?;
     let mut fens = positions::mixed(0x07_1e6, 12, 60);
     fens.extend(positions::pins(0x07_919, 40));
+    fens.extend(positions::pin_lines(0x07_2b1, 60));
     fens.extend(positions::en_passant(0x07_e9, 6));
     let simpler = |fen: &String| positions::simpler(fen);
     // The check mask.

@@ -37,7 +37,7 @@ pub fn names(answer: &str) -> Vec<String> {
 }
 
 /// Cells of a placement, a1 = 0, `.` for an empty square.
-fn cells_of(pos: &Position) -> [char; 64] {
+pub(crate) fn cells_of(pos: &Position) -> [char; 64] {
     let mut cells = ['.'; 64];
     for (i, cell) in cells.iter_mut().enumerate() {
         let sq = square(i as u8);
@@ -253,6 +253,123 @@ pub fn pins(seed: u64, count: usize) -> Vec<String> {
         if (p / 8 == 0 || p / 8 == 7) && pinned == 'P' {
             continue;
         }
+        let side = if white { "w" } else { "b" };
+        if let Some(pos) = position(&cells, side, "-", "-") {
+            out.push(pos.fen());
+        }
+    }
+    out
+}
+
+/// What stands on one line from the king in [`pin_lines`].
+#[derive(Clone, Copy)]
+enum LinePattern {
+    /// One of our pieces, then an enemy slider of the line's kind: a pin.
+    Pin,
+    /// Two of our pieces, then the slider: no pin.
+    TwoOfOurs,
+    /// Ours, an enemy piece that does not slide this way, then the slider: no pin.
+    EnemyBetween,
+    /// Ours, then an enemy slider of the other kind: no pin.
+    WrongKind,
+}
+
+/// Positions that tell every pin rule apart: the king with two or three lines on which stand,
+/// in some order, our pieces, enemy pieces and an enemy slider, so that there are pins of both
+/// kinds at once, pinned sliders whose moves cross another pin line, two of our pieces on a
+/// ray (no pin), an enemy piece in between (no pin), and a slider of the wrong kind (no pin).
+pub fn pin_lines(seed: u64, count: usize) -> Vec<String> {
+    const DIRECTIONS: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 300 {
+        tries += 1;
+        let white = rng.below(2) == 0;
+        let mine = |c: char| if white { c } else { c.to_ascii_lowercase() };
+        let theirs = |c: char| if white { c.to_ascii_lowercase() } else { c };
+        let mut cells = ['.'; 64];
+        let (kf, kr) = (rng.below(8) as i8, rng.below(8) as i8);
+        let king = (kr * 8 + kf) as usize;
+        cells[king] = mine('K');
+        // Two or three lines: the first two of different kinds (one straight, one diagonal).
+        let first = rng.below(4) as usize;
+        let second = 4 + rng.below(4) as usize;
+        let mut dirs = vec![first, second];
+        if rng.below(2) == 0 {
+            dirs.push(rng.below(8) as usize);
+        }
+        let mut ok = true;
+        for (n, &d) in dirs.iter().enumerate() {
+            let (df, dr) = DIRECTIONS[d];
+            let straight = df == 0 || dr == 0;
+            // The first two lines pin (the crossing case); the others vary.
+            let pattern = if n < 2 && rng.below(3) != 0 {
+                LinePattern::Pin
+            } else {
+                [
+                    LinePattern::Pin,
+                    LinePattern::TwoOfOurs,
+                    LinePattern::EnemyBetween,
+                    LinePattern::WrongKind,
+                ][rng.below(4) as usize]
+            };
+            // Pinned pieces are mostly sliders of the other kind or queens: their moves may
+            // cross another pin line.
+            let ours = |rng: &mut Rng| b"QQRBNP"[rng.below(6) as usize] as char;
+            let slider = if straight { ['R', 'Q'] } else { ['B', 'Q'] }[rng.below(2) as usize];
+            let wrong = if straight { 'B' } else { 'R' };
+            let pieces: Vec<char> = match pattern {
+                LinePattern::Pin => vec![mine(ours(&mut rng)), theirs(slider)],
+                LinePattern::TwoOfOurs => {
+                    vec![mine(ours(&mut rng)), mine(ours(&mut rng)), theirs(slider)]
+                }
+                LinePattern::EnemyBetween => {
+                    let between = theirs(if rng.below(2) == 0 { 'N' } else { wrong });
+                    if rng.below(2) == 0 {
+                        vec![mine(ours(&mut rng)), between, theirs(slider)]
+                    } else {
+                        vec![between, mine(ours(&mut rng)), theirs(slider)]
+                    }
+                }
+                LinePattern::WrongKind => vec![mine(ours(&mut rng)), theirs(wrong)],
+            };
+            let mut at = 0i8;
+            for piece in pieces {
+                at += 1 + rng.below(2) as i8;
+                let (f, r) = (kf + df * at, kr + dr * at);
+                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    ok = false;
+                    break;
+                }
+                let i = (r * 8 + f) as usize;
+                if cells[i] != '.' {
+                    ok = false;
+                    break;
+                }
+                cells[i] = piece;
+            }
+        }
+        // Pawns only off the back ranks; the enemy king somewhere free.
+        if !ok
+            || (0..8)
+                .chain(56..64)
+                .any(|i| cells[i].eq_ignore_ascii_case(&'p'))
+        {
+            continue;
+        }
+        let free: Vec<usize> = (0..64).filter(|&i| cells[i] == '.').collect();
+        let enemy_king = free[rng.below(free.len() as u64) as usize];
+        cells[enemy_king] = theirs('K');
         let side = if white { "w" } else { "b" };
         if let Some(pos) = position(&cells, side, "-", "-") {
             out.push(pos.fen());
