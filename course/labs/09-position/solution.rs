@@ -89,12 +89,50 @@ pub fn parse_fen(fen: &str) -> Result<Board, String> {
             .parse()
             .map_err(|_| format!("bad fullmove number '{}'", fields[5]))?;
     }
+    check_position(&board)?;
+    Ok(board)
+}
+
+/// What makes a well-formed FEN an impossible position: the kings (one each, not side by
+/// side), pawns on the first or last rank, and an en-passant square that the last move, a
+/// double push of the side not to move, cannot have left.
+fn check_position(board: &Board) -> Result<(), String> {
     for color in 0..2 {
         if board.pieces[color][5].count_ones() != 1 {
             return Err("each side needs exactly one king".to_string());
         }
     }
-    Ok(board)
+    let (white, black) = (
+        board.pieces[0][5].trailing_zeros() as i32,
+        board.pieces[1][5].trailing_zeros() as i32,
+    );
+    if (white % 8 - black % 8).abs() <= 1 && (white / 8 - black / 8).abs() <= 1 {
+        return Err("the kings stand next to each other".to_string());
+    }
+    let back_ranks = 0xff00_0000_0000_00ffu64;
+    if (board.pieces[0][0] | board.pieces[1][0]) & back_ranks != 0 {
+        return Err("a pawn on the first or last rank".to_string());
+    }
+    if let Some(sq) = board.en_passant {
+        // White to move: a black pawn went from sq + 8 to sq - 8, past sq on rank 6; with
+        // Black to move, a white pawn past sq on rank 3.
+        let (rank, by) = match board.side {
+            Color::White => (5, 1),
+            Color::Black => (2, 0),
+        };
+        let possible = sq / 8 == rank && {
+            let (pawn, from) = if rank == 5 { (sq - 8, sq + 8) } else { (sq + 8, sq - 8) };
+            board.pieces[by][0] & 1u64 << pawn != 0
+                && board.occupied() & (1u64 << sq | 1u64 << from) == 0
+        };
+        if !possible {
+            return Err(format!(
+                "no double push can have left the en-passant square {}",
+                square_name(sq)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Writes the board as a FEN string with all six fields.

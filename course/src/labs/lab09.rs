@@ -21,6 +21,10 @@ static FILES: LabFiles = crate::lab_files!(
     [
         "ranks-bottom-up.bug",
         "rook-capture-keeps-castling.bug",
+        "rank-overflow-panics.bug",
+        "en-passant-anywhere.bug",
+        "kings-side-by-side.bug",
+        "pawn-on-back-rank.bug",
         "en-passant-pawn-stays.bug",
         "key-forgets-castling.bug",
     ]
@@ -110,6 +114,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     let pool = pool();
     check_parse(s, &pool, &mut checked)?;
     check_bad_fens(s, &mut checked)?;
+    check_fen_fuzz(s, &pool, &mut checked)?;
     check_to_fen(s, &pool, &mut checked)?;
     let cases = play_cases(&pool);
     check_play(s, &cases, &mut checked)?;
@@ -614,6 +619,189 @@ fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
+/// How a FEN of the fuzz is broken: the rule it breaks (the student must answer `Err`), or
+/// garbage that only must not panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Broken {
+    /// Breaks a rule the lab text states: `Err` expected.
+    Rule(&'static str),
+    /// Cut or scrambled text: `Err` or `Ok`, but no panic.
+    Garbage,
+}
+
+/// The FEN fuzz: each of `pool`'s positions broken in every way the lab text names (ranks
+/// too long or short, kings missing, doubled or adjacent, pawns on the first or last rank,
+/// impossible en-passant squares), plus cut and scrambled texts. Seeded: the same FENs on
+/// every run, the smallest positions first.
+fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
+    let mut rng = crate::gen::Rng::new(0x09_f422);
+    let mut out: Vec<(String, Broken)> = Vec::new();
+    let rule = |fen: String, what: &'static str| (fen, Broken::Rule(what));
+    // Fixed cases first: the ones students miss most.
+    for (fen, what) in [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - a1 0 1",
+            "an en-passant square on the first rank",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e4 0 1",
+            "an en-passant square on the fourth rank",
+        ),
+        (
+            "4k3/8/8/4p3/8/8/8/4K3 w - e3 0 1",
+            "en passant on e3 with White to move",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+            "en passant on e6 with no black pawn on e5",
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "seven fields"),
+        // On rank 8, where a ninth square is past the board's last bit.
+        (
+            "nnnnnnnnn/4k3/8/8/8/8/8/4K3 w - - 0 1",
+            "a rank of nine knights",
+        ),
+        (
+            "8n/4k3/8/8/8/8/8/4K3 w - - 0 1",
+            "a rank of nine squares, 8 then a knight",
+        ),
+        (
+            "44n/4k3/8/8/8/8/8/4K3 w - - 0 1",
+            "a rank of nine squares, 4, 4 and a knight",
+        ),
+        (
+            "n8/4k3/8/8/8/8/8/4K3 w - - 0 1",
+            "a rank of nine squares, a knight then 8",
+        ),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "no black king"),
+        ("4k3/8/8/8/8/8/8/8 b - - 0 1", "no white king"),
+        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "two white kings"),
+        ("8/8/8/3kK3/8/8/8/8 w - - 0 1", "kings next to each other"),
+        (
+            "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+            "a white pawn on the first rank",
+        ),
+        (
+            "p3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "a black pawn on the last rank",
+        ),
+    ] {
+        out.push(rule(fen.to_string(), what));
+    }
+    for fen in pool {
+        let Ok(pos) = Position::from_fen(fen) else {
+            continue;
+        };
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let with = |i: usize, value: &str| {
+            let mut f: Vec<&str> = fields.clone();
+            f[i] = value;
+            f.join(" ")
+        };
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        let with_rank = |r: usize, text: &str| {
+            let mut rs: Vec<String> = ranks.iter().map(|s| s.to_string()).collect();
+            rs[r] = text.to_string();
+            with(0, &rs.join("/"))
+        };
+        // A rank one square too long, or one too short.
+        let r = rng.below(8) as usize;
+        out.push(rule(
+            with_rank(r, &format!("{}p", ranks[r])),
+            "a rank of nine squares",
+        ));
+        let short: String = match ranks[r].chars().last() {
+            Some(c) if c.is_ascii_digit() && c != '1' => {
+                let mut t = ranks[r][..ranks[r].len() - 1].to_string();
+                t.push(char::from(c as u8 - 1));
+                t
+            }
+            _ => ranks[r][..ranks[r].len() - 1].to_string(),
+        };
+        out.push(rule(with_rank(r, &short), "a rank of seven squares"));
+        // A king replaced by a knight (missing), or a knight's square given a second king.
+        let cells = super::positions::cells_of(&pos);
+        for (king, knight, what) in [('K', 'N', "no white king"), ('k', 'n', "no black king")] {
+            let mut c = cells;
+            if let Some(i) = c.iter().position(|&x| x == king) {
+                c[i] = knight;
+                out.push(rule(with(0, &crate::gen::placement(&c)), what));
+            }
+        }
+        // A pawn on a back rank, on an empty square of the first or last rank.
+        let back: Vec<usize> = (0..8).chain(56..64).filter(|&i| cells[i] == '.').collect();
+        if !back.is_empty() {
+            let i = back[rng.below(back.len() as u64) as usize];
+            let mut arr = cells;
+            arr[i] = if rng.below(2) == 0 { 'P' } else { 'p' };
+            out.push(rule(
+                with(0, &crate::gen::placement(&arr)),
+                "a pawn on the first or last rank",
+            ));
+        }
+        // An en-passant square that no double push can have left.
+        let file = char::from(b'a' + rng.below(8) as u8);
+        let rank = ['1', '2', '4', '5', '7', '8'][rng.below(6) as usize];
+        out.push(rule(
+            with(3, &format!("{file}{rank}")),
+            "an en-passant square off the third and sixth ranks",
+        ));
+        // Garbage: cut at a random place, or a character changed.
+        let cut = 1 + rng.below(fen.len() as u64 - 1) as usize;
+        if fen.is_char_boundary(cut) {
+            out.push((fen[..cut].trim_end().to_string(), Broken::Garbage));
+        }
+        let mut bytes = fen.clone().into_bytes();
+        let at = rng.below(bytes.len() as u64) as usize;
+        bytes[at] = b"0123456789/-pnbrqkPNBRQKwxz"[rng.below(27) as usize];
+        if let Ok(text) = String::from_utf8(bytes) {
+            out.push((text, Broken::Garbage));
+        }
+    }
+    // Only texts that are really broken count as rule cases (a mutation can land on a valid
+    // FEN, as a rank cut from "8" to "7" next to a "1"... the oracle decides).
+    out.retain(|(fen, broken)| {
+        !fen.trim().is_empty() && (*broken == Broken::Garbage || Position::from_fen(fen).is_err())
+    });
+    out
+}
+
+const HINT_FUZZ: &str = "parse_fen must answer Err for anything that is not a legal FEN and \
+     never panic: count each rank's squares before you index with them, check every field, and \
+     then the position: one king each, not next to each other, no pawn on the first or last \
+     rank, and an en-passant square only on the sixth rank with White to move (third with \
+     Black) with the pawn that just moved in front of it.";
+
+fn check_fen_fuzz(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+    for (fen, broken) in fen_fuzz(pool) {
+        let arg = fen_to_arg(&fen);
+        let call = call_text("parse_fen", &[&arg]);
+        let what = match broken {
+            Broken::Rule(what) => format!("the FEN has {what}"),
+            Broken::Garbage => "a broken FEN".to_string(),
+        };
+        let answer = s.ask(LAB, "parse_fen", &[&arg]).map_err(|v| match v {
+            Verdict::Fail(d) => fail(
+                Diagnosis::new(format!("{} ({what}: return Err, don't panic)", d.summary))
+                    .with_body(format!("the FEN: {fen}"))
+                    .with_hint(HINT_FUZZ),
+            ),
+            other => other,
+        })?;
+        if let (Broken::Rule(what), false) = (broken, answer.starts_with("err")) {
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "{call} returned Ok, but that is not a legal position: {what}"
+                ))
+                .with_body(format!("the FEN: {fen}\nyour board: {answer}"))
+                .with_hint(HINT_FUZZ),
+            ));
+        }
+        *checked += 1;
+    }
+    Ok(())
+}
+
 fn check_to_fen(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
     check_cases(
         s,
@@ -1052,6 +1240,33 @@ mod tests {
         );
         let nf3 = Expect::after(&start, start.parse_uci_move("g1f3").expect("legal"));
         assert_eq!(nf3.ep, None);
+    }
+
+    #[test]
+    fn the_fuzz_breaks_every_rule_it_names_and_starts_with_the_fixed_cases() {
+        let fuzz = fen_fuzz(&pool());
+        assert_eq!(
+            fuzz[0],
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - a1 0 1".to_string(),
+                Broken::Rule("an en-passant square on the first rank")
+            )
+        );
+        assert!(fuzz.iter().any(|(f, _)| f.starts_with("nnnnnnnnn/")));
+        let rules = fuzz.iter().filter(|(_, b)| *b != Broken::Garbage).count();
+        assert!(
+            rules > 100 && fuzz.len() > rules + 50,
+            "{rules} of {}",
+            fuzz.len()
+        );
+        for (fen, broken) in &fuzz {
+            if let Broken::Rule(what) = broken {
+                assert!(
+                    Position::from_fen(fen).is_err(),
+                    "{fen} ({what}) is a legal FEN"
+                );
+            }
+        }
     }
 
     #[test]
