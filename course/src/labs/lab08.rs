@@ -18,7 +18,10 @@ static FILES: LabFiles = crate::lab_files!(
         "castle-in-check.bug",
         "castle-b1-attacked.bug",
         "ep-rank-pin.bug",
-        "queen-only.bug"
+        "queen-only.bug",
+        "ep-checker-stays.bug",
+        "promotion-push-only.bug",
+        "castle-path-skips-b1.bug",
     ]
 );
 
@@ -177,9 +180,25 @@ fn check_list(
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
     let mut checked = 0;
-    let castling = positions::castling(0x08_ca57, 60);
-    let en_passant = positions::en_passant(0x08_e9, 60);
-    let promotions = positions::promotions(0x08_9a0, 40);
+    // The rare cases first, each a rule students miss: a piece on b1 only (the king does not
+    // cross it, but the rook needs it empty); en passant that takes the checking pawn, that
+    // stays on a diagonal pin line or leaves it, and that empties a rank between king and
+    // rook; a promotion that captures.
+    let fixed = |fens: &[&str]| fens.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    let mut castling = fixed(&[
+        "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1",
+        "rn2k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    ]);
+    castling.extend(positions::castling(0x08_ca57, 60));
+    let mut en_passant = fixed(&[
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        "4k3/6b1/8/4Pp2/8/8/8/K7 w - f6 0 1",
+        "4k3/6b1/8/3pP3/8/8/8/K7 w - d6 0 1",
+        "8/8/8/8/k2Pp2Q/8/8/4K3 b - d3 0 1",
+    ]);
+    en_passant.extend(positions::en_passant(0x08_e9, 60));
+    let mut promotions = fixed(&["4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1"]);
+    promotions.extend(positions::promotions(0x08_9a0, 40));
     let mut mixed = positions::mixed(0x08_a11, 24, 24);
     check_list(
         s,
