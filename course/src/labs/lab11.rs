@@ -24,6 +24,9 @@ static FILES: LabFiles = crate::lab_files!(
         "window-not-negated.bug",
         "no-stand-pat.bug",
         "mate-scored-as-draw.bug",
+        "noisy-without-en-passant.bug",
+        "promotion-is-quiet.bug",
+        "stands-pat-in-check.bug",
         "black-table-not-mirrored.bug",
         "ordering-at-root-only.bug",
     ]
@@ -55,6 +58,10 @@ const HINT_NEGATE: &str = "in negamax the child searches with the window negated
 const HINT_STAND_PAT: &str = "quiescence starts with \"stand pat\": the side to move may decline every \
      capture, so its score is at least evaluate(board); return it at once if it is >= beta, raise alpha \
      to it otherwise, then try the captures.";
+const HINT_EN_PASSANT: &str = "en passant is a capture too: is_noisy must count a pawn's move to \
+     the en-passant square, although the pawn it takes is not on that square.";
+const HINT_PROMOTION: &str = "a promotion is noisy too, capture or not: a pawn that becomes a \
+     queen changes the material as much as a capture, so quiescence must try it.";
 const HINT_QUIESCE_CHECK: &str = "in check there is no standing pat: search every legal move (the \
      evasions), and with none the side to move is mated: -(MATE - ply).";
 const HINT_MATE: &str =
@@ -511,35 +518,99 @@ const SEARCH_POSITIONS: &[&str] = &[
     "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1",
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    // The only capture is en passant, and it wins a pawn.
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    // No capture at all, but a promotion.
+    "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
 ];
+
+/// The student's `quiesce` of `fen` with the full window: the score.
+fn student_quiesce(s: &mut Student, fen: &str) -> Result<i64, Verdict> {
+    let answer = s.ask(LAB, "quiesce", &[&fen_to_arg(fen)])?;
+    let w: Vec<i64> = answer
+        .split_whitespace()
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    match w[..] {
+        [score, _nodes] => Ok(score),
+        _ => Err(fail(Diagnosis::new(format!(
+            "quiesce: the harness answered `{answer}`"
+        )))),
+    }
+}
+
+/// Where a wrong quiescence score comes from: from `pos`, step into a child (every move in
+/// check, else the noisy ones) whose score the student also gets wrong, while there is one.
+/// The position returned is wrong although all its children are right: the mistake is made
+/// there, and its features (check, en passant, a promotion) name the hint.
+fn quiesce_culprit(
+    s: &mut Student,
+    oracle: &mut Oracle,
+    pos: &Position,
+) -> Result<Position, Verdict> {
+    let mut node = *pos;
+    'down: for _ in 0..12 {
+        let checked = node.in_check();
+        for m in ordered(&node) {
+            if !checked && !is_noisy(&node, m) {
+                continue;
+            }
+            let child = node.play(m);
+            let (expected, _) = oracle.quiesce(s, &child, -INFINITY, INFINITY, 0)?;
+            if student_quiesce(s, &child.fen())? != i64::from(expected) {
+                node = child;
+                continue 'down;
+            }
+        }
+        break;
+    }
+    Ok(node)
+}
 
 fn check_quiesce(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), Verdict> {
     for fen in SEARCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("valid");
         let (expected, _) = oracle.quiesce(s, &pos, -INFINITY, INFINITY, 0)?;
-        let arg = fen_to_arg(fen);
-        let answer = s.ask(LAB, "quiesce", &[&arg])?;
-        let w: Vec<i64> = answer
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        let [score, _nodes] = w[..] else {
-            return Err(fail(Diagnosis::new(format!(
-                "quiesce: the harness answered `{answer}`"
-            ))));
-        };
-        if score != expected as i64 {
+        let score = student_quiesce(s, fen)?;
+        if score != i64::from(expected) {
             let stand = oracle.evaluate(s, &pos)?;
+            let culprit = quiesce_culprit(s, oracle, &pos)?;
+            let legal = culprit.legal_moves();
+            let hint = if culprit.in_check() {
+                HINT_QUIESCE_CHECK
+            } else if legal.iter().any(|m| m.kind() == MoveKind::EnPassant) {
+                HINT_EN_PASSANT
+            } else if legal
+                .iter()
+                .any(|m| matches!(m.kind(), MoveKind::Promotion(_)))
+            {
+                HINT_PROMOTION
+            } else {
+                HINT_STAND_PAT
+            };
+            let mut body = format!(
+                "evaluate here (standing pat): {stand}\ncaptures here: {}\n",
+                captures_text(&pos)
+            );
+            if culprit.fen() != pos.fen() {
+                let (right, _) = oracle.quiesce(s, &culprit, -INFINITY, INFINITY, 0)?;
+                let got = student_quiesce(s, &culprit.fen())?;
+                body.push_str(&format!(
+                    "\nfollowing the wrong scores down, the first position that goes wrong although \
+                     every position after it is right{}:\n{}\n{}\nquiesce there returned {got}, \
+                     minimax gives {right}\n",
+                    if culprit.in_check() { " (its side to move is in check)" } else { "" },
+                    culprit.fen(),
+                    crate::diagram::board_of(&culprit)
+                ));
+            }
             return Err(fail(
                 Diagnosis::new(format!(
                     "quiesce(\"{fen}\", -INFINITY, INFINITY) returned {score}, but minimax over your evaluate gives {expected}"
                 ))
                 .with_fen(*fen)
-                .with_body(format!(
-                    "evaluate here (standing pat): {stand}\ncaptures here: {}\n",
-                    captures_text(&pos)
-                ))
-                .with_hint(if pos.in_check() { HINT_QUIESCE_CHECK } else { HINT_STAND_PAT }),
+                .with_body(body)
+                .with_hint(hint),
             ));
         }
         *checked += 1;
