@@ -1,6 +1,11 @@
 //! Lab 12's checker: scripted UCI conversations with the student's loop, then a short game
 //! against our engine at a handicap (`UCI_Elo`), every move of which must be legal.
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
 use movegen::{Game, Position};
 use search::{Limits, SearchControl, Searcher, Strength};
 
@@ -18,6 +23,9 @@ static FILES: LabFiles = crate::lab_files!(
         "no-readyok.bug",
         "startpos-ignores-moves.bug",
         "fen-first-field-only.bug",
+        "never-flushes.bug",
+        "plays-any-move.bug",
+        "quit-ignored.bug",
     ]
 );
 
@@ -50,6 +58,18 @@ const HINT_FEN: &str =
 const HINT_BAD_INPUT: &str =
     "a command you can't use gets `info string error: ...` and changes nothing: \
      build the new position completely first, and replace the old one only when all of it worked.";
+const HINT_FLUSH: &str =
+    "a GUI keeps your engine's input open and waits for each answer: write every answer \
+     at once and flush it (`output.flush()` after each `writeln!`). A `BufWriter`, or output \
+     collected until `quit`, reaches the GUI only when the engine exits.";
+const HINT_TIME: &str =
+    "`go movetime T` must answer within T milliseconds, and `go wtime/btime` within a small \
+     share of the clock: search depth 1, 2, 3... (iterative deepening), keep the best move of the \
+     last finished depth, and start another depth only while there is time for it.";
+const HINT_ILLEGAL: &str =
+    "a move in `position ... moves` counts only if it is among legal_moves of the position \
+     it is played in: compare its text with each legal move's, and when none matches answer \
+     `info string error: ...` and keep the previous position.";
 const HINT_NO_MOVE: &str = "with no legal move (mate or stalemate) answer `bestmove 0000`.";
 
 impl Lab for Lab12 {
@@ -74,6 +94,7 @@ impl Lab for Lab12 {
 fn run(s: &mut Student) -> Result<usize, Verdict> {
     let mut checked = 0;
     check_handshake(s, &mut checked)?;
+    check_program(s, &mut checked)?;
     check_positions(s, &mut checked)?;
     check_bad_input(s, &mut checked)?;
     play_game(s, &mut checked)?;
@@ -308,7 +329,7 @@ fn check_positions(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
 
 fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     let after_e4 = after(START, &["e2e4"]);
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 4] = [
         (
             &[
                 "position startpos moves e2e4",
@@ -318,6 +339,17 @@ fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
                 "quit",
             ],
             &after_e4,
+        ),
+        // A well-formed but illegal move: played anyway, it would hand the move to Black.
+        (
+            &[
+                "position startpos",
+                "position startpos moves e2e5",
+                "isready",
+                "go depth 1",
+                "quit",
+            ],
+            START,
         ),
         (
             &[
@@ -343,9 +375,265 @@ fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
                 .with_hint(HINT_READYOK),
             ));
         }
-        expect_bestmove(lines, &out, fen, HINT_BAD_INPUT)?;
+        let illegal = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("position startpos moves "))
+            .filter_map(|moves| illegal_move(START, moves))
+            .next();
+        expect_bestmove(lines, &out, fen, HINT_BAD_INPUT).map_err(|v| match (v, &illegal) {
+            (Verdict::Fail(mut d), Some(mv)) => {
+                d.summary = format!(
+                    "{}: your engine played the illegal move {mv} instead of refusing it \
+                     (the position must stay as it was)",
+                    shown(lines)
+                );
+                Verdict::Fail(d.with_hint(HINT_ILLEGAL))
+            }
+            (v, _) => v,
+        })?;
         *checked += 1;
     }
+    Ok(())
+}
+
+/// The first move of `moves` (UCI texts) that is not legal where it is played from `fen`.
+fn illegal_move(fen: &str, moves: &str) -> Option<String> {
+    let mut pos = Position::from_fen(fen).ok()?;
+    for m in moves.split_whitespace() {
+        match pos.parse_uci_move(m) {
+            Ok(mv) => pos = pos.play(mv),
+            Err(_) => return Some(m.to_string()),
+        }
+    }
+    None
+}
+
+/// How long the engine program may take to answer `uci`, `isready` or `quit`.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// The slack over a search's time budget (process start-up, a loaded machine).
+const TIME_SLACK: Duration = Duration::from_millis(1500);
+
+/// The student's engine as a real program: its input held open, as a GUI holds it.
+struct Program {
+    child: Child,
+    input: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    sent: Vec<String>,
+    got: Vec<String>,
+}
+
+impl Program {
+    fn send(&mut self, line: &str) -> bool {
+        self.sent.push(line.to_string());
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .is_ok()
+    }
+
+    /// Lines up to the first for which `done` holds, within `within`; `None` past it.
+    fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Option<String> {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let line = line.trim_end().to_string();
+                    self.got.push(line.clone());
+                    if done(&line) {
+                        return Some(line);
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    fn transcript(&self) -> String {
+        let sent: Vec<&str> = self.sent.iter().map(String::as_str).collect();
+        transcript(&sent, &self.got)
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Lab 12 as a GUI sees it: the workspace's `engine` program over pipes, input kept open.
+/// Answers must come while the input is open, `go movetime` within its time, `go wtime` within
+/// a small share of the clock, and an illegal move in `position` must be refused.
+fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+    let mut command = s
+        .program("engine")
+        .map_err(|e| fail(Diagnosis::new(format!("your engine program: {e}"))))?;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| {
+            fail(Diagnosis::new(format!(
+                "cannot start your engine program: {e}"
+            )))
+        })?;
+    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(fail(Diagnosis::new("cannot talk to your engine program")));
+    };
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut p = Program {
+        child,
+        input,
+        lines,
+        sent: Vec::new(),
+        got: Vec::new(),
+    };
+    let silent = |p: &Program, what: &str| {
+        fail(
+            Diagnosis::new(format!(
+                "your engine program gave no answer to `{what}` within {} s while its input \
+                 was open (run as a GUI runs it: `cargo run --bin engine`)",
+                ANSWER_WITHIN.as_secs()
+            ))
+            .with_body(p.transcript())
+            .with_hint(HINT_FLUSH),
+        )
+    };
+    p.send("uci");
+    if p.until(ANSWER_WITHIN, |l| l == "uciok").is_none() {
+        return Err(silent(&p, "uci"));
+    }
+    p.send("isready");
+    if p.until(ANSWER_WITHIN, |l| l == "readyok").is_none() {
+        return Err(silent(&p, "isready"));
+    }
+    *checked += 2;
+    // Timed searches: (position, go, the budget).
+    let after_e4 = after(START, &["e2e4"]);
+    let searches = [
+        (
+            "position startpos moves e2e4",
+            "go movetime 300",
+            300,
+            after_e4,
+        ),
+        (
+            "position startpos",
+            "go wtime 4000 btime 4000 winc 0 binc 0",
+            // A twentieth of the clock is already generous for one move.
+            200,
+            START.to_string(),
+        ),
+    ];
+    for (position, go, budget, fen) in searches {
+        p.send(position);
+        p.send(go);
+        let started = Instant::now();
+        let budget = Duration::from_millis(budget);
+        let Some(_) = p.until(budget + TIME_SLACK, |l| l.starts_with("bestmove")) else {
+            let said = p
+                .got
+                .iter()
+                .any(|l| l.starts_with("info") || l == "readyok");
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "`{go}`: no bestmove within {} ms{}",
+                    (budget + TIME_SLACK).as_millis(),
+                    if said {
+                        ""
+                    } else {
+                        " (and no other output either)"
+                    }
+                ))
+                .with_fen(fen)
+                .with_body(p.transcript())
+                .with_hint(if said { HINT_TIME } else { HINT_FLUSH }),
+            ));
+        };
+        let took = started.elapsed();
+        // Whatever else the search printed arrives before the answer to `isready`.
+        let from = p.got.len() - 1;
+        p.send("isready");
+        if p.until(ANSWER_WITHIN, |l| l == "readyok").is_none() {
+            return Err(silent(&p, "isready"));
+        }
+        let answered: Vec<String> = p.got[from..]
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .cloned()
+            .collect();
+        let sent: Vec<&str> = p.sent.iter().map(String::as_str).collect();
+        expect_bestmove(&sent, &answered, &fen, HINT_POSITION)?;
+        if took > budget + TIME_SLACK {
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "`{go}`: bestmove after {} ms, over the {} ms allowed",
+                    took.as_millis(),
+                    (budget + TIME_SLACK).as_millis()
+                ))
+                .with_fen(fen)
+                .with_body(p.transcript())
+                .with_hint(HINT_TIME),
+            ));
+        }
+        *checked += 1;
+    }
+    // An illegal move over the pipe: refused, the position kept.
+    p.send("position startpos");
+    p.send("position startpos moves e2e5");
+    p.send("go depth 1");
+    let best = p.until(ANSWER_WITHIN, |l| l.starts_with("bestmove"));
+    let legal = legal_names(&Position::startpos());
+    let mv = best
+        .as_deref()
+        .and_then(|b| b.split_whitespace().nth(1))
+        .unwrap_or("");
+    if !legal.iter().any(|m| m == mv) {
+        return Err(fail(
+            Diagnosis::new(
+                "your engine program played the illegal move e2e5 from `position startpos moves \
+                 e2e5` (answered with a move that is not legal in the start position, which must \
+                 stay set)",
+            )
+            .with_fen(START)
+            .with_body(p.transcript())
+            .with_hint(HINT_ILLEGAL),
+        ));
+    }
+    p.send("quit");
+    let deadline = Instant::now() + ANSWER_WITHIN;
+    loop {
+        match p.child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => {
+                // The reader ends when the program closes its output; wait on that.
+                let left = deadline.saturating_duration_since(Instant::now());
+                if let Err(mpsc::RecvTimeoutError::Disconnected) = p.lines.recv_timeout(left) {
+                    let _ = p.child.wait();
+                    break;
+                }
+            }
+            _ => {
+                return Err(fail(
+                    Diagnosis::new(format!(
+                        "your engine program did not exit within {} s of `quit`",
+                        ANSWER_WITHIN.as_secs()
+                    ))
+                    .with_body(p.transcript()),
+                ));
+            }
+        }
+    }
+    *checked += 2;
     Ok(())
 }
 
