@@ -40,6 +40,14 @@ pub struct PositionBuilder {
     /// [`PositionBuilder::from_position`]).
     castling: [[Option<Option<File>>; 2]; 2],
     ep: Option<Square>,
+    /// The en-passant square of the position given to
+    /// [`PositionBuilder::from_position`] as the Polyglot key counts it:
+    /// also where a capture there is possible but illegal, which its FEN
+    /// does not write. Kept until the board, the side to move or the
+    /// en-passant square changes, so that an unchanged builder gives the
+    /// position back exactly and a changed one is checked as the FEN it
+    /// shows (`ep`).
+    polyglot_ep: Option<Square>,
     halfmove: u32,
     fullmove: u32,
     castling_mode: CastlingMode,
@@ -65,6 +73,7 @@ impl PositionBuilder {
             side: Color::White,
             castling: [[None; 2]; 2],
             ep: None,
+            polyglot_ep: None,
             halfmove: 0,
             fullmove: 1,
             castling_mode: CastlingMode::Standard,
@@ -73,7 +82,8 @@ impl PositionBuilder {
 
     /// A builder holding `pos`, to change and build again. Built unchanged
     /// it gives `pos` back: each castling right with its own rook, the
-    /// en-passant square, the clocks and the castling mode.
+    /// en-passant square, the clocks and the castling mode. Changed, it is
+    /// checked as `pos`'s FEN with the same changes would be.
     ///
     /// ```
     /// use movegen::{Position, PositionBuilder, Square};
@@ -100,10 +110,8 @@ impl PositionBuilder {
                     pos.castle_rook(color, side).map(|rook| Some(rook.file()));
             }
         }
-        // The square a pawn skipped, also where only the Polyglot key counts
-        // it (a capture there is possible but illegal): the FEN built reads
-        // it back the same way.
-        builder.ep = pos.pseudo_ep;
+        builder.ep = pos.ep_square();
+        builder.polyglot_ep = pos.pseudo_ep;
         builder.halfmove = pos.halfmove_clock();
         builder.fullmove = pos.fullmove_number();
         builder.castling_mode = pos.castling_mode();
@@ -120,6 +128,7 @@ impl PositionBuilder {
     /// ```
     pub fn piece(mut self, sq: Square, color: Color, piece: Piece) -> PositionBuilder {
         self.board[sq.index()] = Some((color, piece));
+        self.polyglot_ep = None;
         self
     }
 
@@ -135,6 +144,7 @@ impl PositionBuilder {
     /// ```
     pub fn remove(mut self, sq: Square) -> PositionBuilder {
         self.board[sq.index()] = None;
+        self.polyglot_ep = None;
         self
     }
 
@@ -164,6 +174,7 @@ impl PositionBuilder {
     /// ```
     pub fn side_to_move(mut self, color: Color) -> PositionBuilder {
         self.side = color;
+        self.polyglot_ep = None;
         self
     }
 
@@ -204,6 +215,7 @@ impl PositionBuilder {
     /// ```
     pub fn en_passant(mut self, sq: Square) -> PositionBuilder {
         self.ep = Some(sq);
+        self.polyglot_ep = None;
         self
     }
 
@@ -318,7 +330,9 @@ impl PositionBuilder {
         if fen.len() == before {
             fen.push('-');
         }
-        match self.ep {
+        // The Polyglot-only square, while it stands, reads back as it was
+        // (from_fen keeps it for the key alone, as `play` does).
+        match self.polyglot_ep.or(self.ep) {
             Some(sq) => write!(fen, " {sq}"),
             None => write!(fen, " -"),
         }
