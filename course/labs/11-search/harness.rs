@@ -17,6 +17,12 @@ pub fn call(function: &str, args: &[&str]) -> Result<String, String> {
             order_moves(&board, &mut moves);
             Ok(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "))
         }
+        // The order your search tries the moves in: legal_moves, then order_moves.
+        "search_order" => {
+            let mut moves = legal_moves(&board);
+            order_moves(&board, &mut moves);
+            Ok(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "))
+        }
         "quiesce" => {
             let mut nodes = 0;
             let score = quiesce(&board, -INFINITY, INFINITY, 0, &mut nodes);
