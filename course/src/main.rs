@@ -50,6 +50,11 @@ enum Cmd {
         #[arg(long, default_value = ".")]
         dir: PathBuf,
     },
+    /// Print a lab's text (the same as labs/NN-slug.md in your workspace).
+    Text {
+        /// The lab number.
+        lab: u8,
+    },
     /// Show a lab's hints.
     Hint {
         /// The lab number.
@@ -139,6 +144,7 @@ fn main() -> ExitCode {
         Cmd::Init { dir, solutions } => init(&dir, solutions),
         Cmd::Check { lab, dir, json } => check(lab, &dir, json),
         Cmd::Watch { lab, dir } => watch(lab, &dir),
+        Cmd::Text { lab } => text(lab),
         Cmd::Hint { lab } => hint(lab),
         Cmd::List { dir } => list(&dir),
         Cmd::Grade {
@@ -348,6 +354,12 @@ fn refresh(dir: &Path) -> Result<(), String> {
         course::say!("new lab: wrote {}", path.display());
     }
     Ok(())
+}
+
+fn text(lab: u8) -> Result<ExitCode, String> {
+    let lab = pick(Some(lab))?[0];
+    course::say_raw!("{}", lab.files().readme);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn hint(lab: u8) -> Result<ExitCode, String> {

@@ -161,7 +161,20 @@ pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
             lab.files().harness,
         )?;
     }
+    // The lab texts, and what they refer to, so that the workspace is all a student needs.
+    fs::create_dir_all(dir.join("labs"))?;
+    for lab in labs {
+        write_if_changed(dir.join(text_path(*lab)), lab.files().readme)?;
+    }
+    if labs.iter().any(|l| l.number() == 10) {
+        write_if_changed(dir.join("labs/crowd_export.epd"), crate::labs::CROWD_EXPORT)?;
+    }
     Ok(())
+}
+
+/// Where a workspace keeps `lab`'s text: `labs/01-bitboards.md`.
+pub fn text_path(lab: &dyn Lab) -> String {
+    format!("labs/{:02}-{}.md", lab.number(), lab.slug())
 }
 
 /// Writes `text` to `path` unless it already holds exactly that: an unchanged file keeps its

@@ -31,6 +31,23 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
     let root = &scratch.0;
     let out = course(&["init", "ws"], root);
     assert!(out.status.success(), "{}", text(&out));
+    // The workspace is all a student needs: every lab text, lab 10's sample export, and the
+    // skeletons point there.
+    for lab in course::labs::all() {
+        let path = root.join("ws").join(course::workspace::text_path(lab));
+        let written = fs::read_to_string(&path).expect("init wrote the lab text");
+        assert_eq!(written, lab.files().readme);
+        let printed = course(&["text", &lab.number().to_string()], root);
+        assert_eq!(String::from_utf8_lossy(&printed.stdout), written);
+        assert!(
+            lab.files()
+                .skeleton
+                .contains(&course::workspace::text_path(lab)),
+            "lab {}'s skeleton does not point at its text",
+            lab.number()
+        );
+    }
+    assert!(root.join("ws/labs/crowd_export.epd").is_file());
     let lab1 = root.join("ws/src/lab01_bitboards.rs");
     let mine = fs::read_to_string(&lab1).expect("init wrote lab 1") + "// my work\n";
     fs::write(&lab1, &mine).expect("writable");

@@ -1,7 +1,7 @@
 //! Lab 1: bitboards. Squares, sets of squares, counting and walking them, drawing them.
 //!
 //! Replace each `todo!()` with your code, then run `course check 1`. The lab text
-//! (`course/labs/01-bitboards/README.md`) explains every function below.
+//! (`labs/01-bitboards.md` in your workspace, or `course text 1`) explains every function below.
 
 // The parameters are unused until you write the bodies; delete this line when you are done.
 #![allow(unused_variables)]

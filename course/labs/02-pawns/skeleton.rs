@@ -1,7 +1,7 @@
 //! Lab 2: pawns by shifts. Every pawn of a side moves at once: one shift of the whole set.
 //!
 //! Replace each `todo!()` with your code, then run `course check 2`. The lab text
-//! (`course/labs/02-pawns/README.md`) explains every function below.
+//! (`labs/02-pawns.md` in your workspace, or `course text 2`) explains every function below.
 
 // The parameters are unused until you write the bodies; delete this line when you are done.
 #![allow(unused_variables)]

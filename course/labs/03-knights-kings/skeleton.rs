@@ -2,7 +2,7 @@
 //! and tables of them for every square.
 //!
 //! Replace each `todo!()` with your code, then run `course check 3`. The lab text
-//! (`course/labs/03-knights-kings/README.md`) explains every function below.
+//! (`labs/03-knights-kings.md` in your workspace, or `course text 3`) explains every function below.
 
 // The parameters are unused until you write the bodies; delete this line when you are done.
 #![allow(unused_variables)]

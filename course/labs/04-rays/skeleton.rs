@@ -2,7 +2,7 @@
 //! mirroring the board runs the same trick the other way.
 //!
 //! Replace each `todo!()` with your code, then run `course check 4`. The lab text
-//! (`course/labs/04-rays/README.md`) explains every function below.
+//! (`labs/04-rays.md` in your workspace, or `course text 4`) explains every function below.
 
 // The parameters are unused until you write the bodies; delete this line when you are done.
 #![allow(unused_variables)]

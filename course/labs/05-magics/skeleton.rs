@@ -1,5 +1,7 @@
 //! Lab 5: sliding pieces II, magic bitboards.
 //!
+//! The lab text: `labs/05-magics.md` in your workspace, or `course text 5`.
+//!
 //! A slider's attacks depend only on the pieces on its rays ("the relevant
 //! occupancy"). Multiply those pieces by a magic number, keep the top bits,
 //! and you have an index into a table of precomputed attack sets.

@@ -1,5 +1,7 @@
 //! Lab 6: attacks on a square, checkers, "is the king in check".
 //!
+//! The lab text: `labs/06-attacks.md` in your workspace, or `course text 6`.
+//!
 //! The trick of this lab: a piece on `a` attacks `b` exactly when the same
 //! kind of piece on `b` would attack `a` (pawns: with the other color). So
 //! instead of asking every enemy piece "do you attack e4?", put each kind of

@@ -1,5 +1,7 @@
 //! Lab 7: legal moves with the check mask and the pin masks.
 //!
+//! The lab text: `labs/07-legal.md` in your workspace, or `course text 7`.
+//!
 //! Two bitboards make every non-king move legal without trying it:
 //! - the check mask: where a piece must go when the king is in check (onto
 //!   the checker or between it and the king); all squares when not in check,

@@ -1,5 +1,7 @@
 //! Lab 8: the special moves, and the complete legal move generator.
 //!
+//! The lab text: `labs/08-special-moves.md` in your workspace, or `course text 8`.
+//!
 //! - Castling: the right must still be there, the squares between king and
 //!   rook empty, and the king may not be in check, pass over an attacked
 //!   square or land on one.

@@ -1,5 +1,7 @@
 //! Lab 09: the position. FEN in and out, copy-make, zobrist keys.
 //!
+//! The lab text: `labs/09-position.md` in your workspace, or `course text 9`.
+//!
 //! Write the functions below (replace each `todo!()`). `course check 9`
 //! tells you which one is wrong and shows you the position.
 

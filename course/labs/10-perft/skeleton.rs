@@ -1,5 +1,7 @@
 //! Lab 10: perft and divide, the move generator's test.
 //!
+//! The lab text: `labs/10-perft.md` in your workspace, or `course text 10`.
+//!
 //! Use your legal move generator (`crate::lab08_special::legal_moves`) and
 //! your copy-make (`crate::lab09_position::play`).
 

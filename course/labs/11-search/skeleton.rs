@@ -1,4 +1,6 @@
 //! Lab 11: search. Alpha-beta with move ordering, quiescence, and a
+//!
+//! The lab text: `labs/11-search.md` in your workspace, or `course text 11`.
 //! material and piece-square evaluation.
 
 #![allow(unused_variables, unused_imports)]

@@ -1,4 +1,6 @@
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
+//!
+//! The lab text: `labs/12-uci.md` in your workspace, or `course text 12`.
 //! your engine.
 //!
 //! `cargo run --release --bin engine` runs it on the terminal (type `uci`,

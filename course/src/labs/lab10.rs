@@ -84,7 +84,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_depth_zero(s, &mut checked)?;
     check_suite(s, &suite(), &mut checked)?;
     check_divide(s, &mut checked)?;
-    let mut crowd = parse_crowd(CROWD_EXPORT, "tests/data/crowd_export.epd");
+    let mut crowd = parse_crowd(CROWD_EXPORT, "labs/crowd_export.epd");
     if let Some(dir) = s.workspace_dir() {
         crowd.extend(crowd_files(&dir.join("crowd")));
     }
