@@ -1,15 +1,17 @@
 //! `engine perft split | units | merge`: the command-line side of perft split
 //! into units (the work is `movegen`'s; this reads, writes and prints).
 
+use crate::cli::{MergeArgs, SplitArgs, UnitsArgs};
 use movegen::perft::UnitsFile;
 use movegen::Position;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
-/// `engine perft split`: the units of `fen` split at `split` for a perft of
-/// total depth `depth`, to `out` or stdout.
-pub fn split(fen: &str, split: u32, depth: u32, out: Option<&Path>) -> Result<(), String> {
+/// `engine perft split`: the units of `--fen` split at SPLIT for a perft of
+/// total depth `--depth`, to `--out` or stdout.
+pub fn split(args: &SplitArgs) -> Result<(), String> {
+    let (fen, split, depth) = (&args.fen, args.split, args.depth);
     let root = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
     if split > depth {
         return Err(format!(
@@ -22,7 +24,7 @@ pub fn split(fen: &str, split: u32, depth: u32, out: Option<&Path>) -> Result<()
         movegen::perft::write_units(&mut w, &root, split, depth, &units)?;
         w.flush()
     };
-    let Some(path) = out else {
+    let Some(path) = &args.out else {
         return write(&mut io::stdout().lock()).map_err(|e| format!("cannot write the units: {e}"));
     };
     let mut file =
@@ -38,22 +40,12 @@ pub fn split(fen: &str, split: u32, depth: u32, out: Option<&Path>) -> Result<()
     Ok(())
 }
 
-/// What `engine perft units` was asked to do.
-pub struct UnitsArgs<'a> {
-    pub file: &'a Path,
-    pub depth: Option<u32>,
-    pub from: Option<usize>,
-    pub to: Option<usize>,
-    pub threads: usize,
-    pub hash_mb: usize,
-}
-
 /// `engine perft units`: one `index count` line per unit as it finishes.
-pub fn units(args: UnitsArgs) -> Result<(), String> {
+pub fn units(args: &UnitsArgs) -> Result<(), String> {
     let from = args.from.unwrap_or(0);
     let file = match args.to {
-        Some(to) => read(args.file, from..to)?,
-        None => read(args.file, from..)?,
+        Some(to) => read(&args.file, from..to)?,
+        None => read(&args.file, from..)?,
     };
     let header = &file.header;
     let left = header.depth - header.split;
@@ -64,13 +56,13 @@ pub fn units(args: UnitsArgs) -> Result<(), String> {
             header.depth, header.split
         ));
     }
-    let hash = (args.hash_mb > 0).then(|| movegen::perft::PerftHash::new(args.hash_mb));
+    let hash = (args.hash > 0).then(|| movegen::perft::PerftHash::new(args.hash as usize));
     let mut out = io::stdout().lock();
     let mut failed = None;
     movegen::perft::count_units(
         &file.positions,
         depth,
-        args.threads,
+        args.threads as usize,
         hash.as_ref(),
         |i, n| {
             // Flushed line by line: whoever reads this keeps every finished unit.
@@ -86,8 +78,9 @@ pub fn units(args: UnitsArgs) -> Result<(), String> {
 }
 
 /// `engine perft merge`: the total of a complete set of results.
-pub fn merge(units: &Path, results: &Path) -> Result<(), String> {
-    let file = read(units, 0..0)?;
+pub fn merge(args: &MergeArgs) -> Result<(), String> {
+    let results = &args.results;
+    let file = read(&args.units, 0..0)?;
     let reader = open(results)?;
     let total = movegen::perft::merge(&file.paths, reader)
         .map_err(|e| format!("'{}': {e}", results.display()))?;
