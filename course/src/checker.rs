@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::student::{Reply, Student};
+use crate::student::{Reply, Student, Waiting};
 
 /// One weekly lab: its files and the check that compares a student's functions with the oracle.
 pub trait Lab: Sync {
@@ -225,6 +225,23 @@ impl Student {
     /// any of this lab's functions answered is "not started"; after, it names the unwritten
     /// function; a panic or a hang names the query (and its position, if it had one).
     pub fn ask(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<String, Verdict> {
+        if let Some((spent, asked)) = self.over_budget(lab) {
+            return Err(Verdict::Fail(
+                Diagnosis::new(format!(
+                    "correct so far ({asked} answers checked), but lab {lab} has taken {:.0} s, \
+                     more than the {} s a lab may take: some function is far slower than it \
+                     needs to be (the last one asked: {})",
+                    spent.as_secs_f64(),
+                    self.lab_budget().as_secs(),
+                    call_text(function, args)
+                ))
+                .with_hint(
+                    "a correct solution checks in a few seconds: build tables (attack tables, \
+                     magics, zobrist keys) once, in a `static` with `std::sync::OnceLock` or \
+                     before the loop, not on every call; and don't allocate inside hot loops.",
+                ),
+            ));
+        }
         let own_file = crate::workspace::module_name(lab).map(|m| format!("src/{m}.rs:"));
         match self.call(lab, function, args) {
             Reply::Ok(answer) => Ok(answer),
@@ -264,10 +281,20 @@ fn reply_diagnosis(function: &str, args: &[&str], reply: &Reply, student: &Stude
             Diagnosis::new(format!("{call} crashed: {message}"))
         }
         Reply::Panic(message) => Diagnosis::new(format!("{call} panicked: {message}")),
-        Reply::Hang => Diagnosis::new(format!(
-            "{call} did not answer within {:.1} s: an endless loop?",
-            student.query_timeout().as_secs_f64()
-        )),
+        Reply::Hang(doing) => {
+            let within = student.query_timeout().as_secs_f64();
+            let why = match doing {
+                Waiting::Computing => "it was computing all along: an endless loop, or much \
+                     slower code than needed?",
+                Waiting::ReadingInput => "it was waiting to read its standard input: your \
+                     functions must not read stdin (the checker's questions come that way); \
+                     take everything from the arguments",
+                Waiting::Blocked => "it was blocked, not computing: a sleep, a lock, or a read \
+                     that never ends?",
+                Waiting::Unknown => "an endless loop?",
+            };
+            Diagnosis::new(format!("{call} did not answer within {within:.1} s: {why}"))
+        }
         Reply::Broken(message) => {
             Diagnosis::new(format!("{call}: the checker could not ask it: {message}"))
         }

@@ -140,7 +140,8 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
         } else if let Some(error) = &build_error {
             LabReport::new(*lab, "BUILD FAILED", error)
         } else {
-            let mut report = LabReport::from_verdict(*lab, &lab.check(&mut student));
+            let verdict = crate::runner::check_lab(&mut student, *lab);
+            let mut report = LabReport::from_verdict(*lab, &verdict);
             report.over_reference = substituted
                 .iter()
                 .map(|(m, _)| *m)

@@ -12,8 +12,14 @@ use crate::workspace;
 pub fn check_built(dir: &Path, labs: &[&dyn Lab]) -> Vec<(u8, Verdict)> {
     let mut student = Student::in_workspace(dir);
     labs.iter()
-        .map(|lab| (lab.number(), lab.check(&mut student)))
+        .map(|lab| (lab.number(), check_lab(&mut student, *lab)))
         .collect()
+}
+
+/// Checks one lab, with its time budget ([`crate::student::LAB_BUDGET`]) running.
+pub fn check_lab(student: &mut Student, lab: &dyn Lab) -> Verdict {
+    student.start_lab(lab.number());
+    lab.check(student)
 }
 
 /// The result of `course check`: the build failed, or each lab's verdict.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::sandbox::Sandbox;
 
@@ -20,10 +20,46 @@ pub enum Reply {
     NotStarted,
     /// The function panicked (message and place), or the process died.
     Panic(String),
-    /// No answer within the time limit.
-    Hang,
+    /// No answer within the time limit; what the process was doing then.
+    Hang(Waiting),
     /// The harness could not be started or did not understand the query.
     Broken(String),
+}
+
+/// What a harness process that did not answer in time was doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// Running on a core: computing (an endless loop, or very slow code).
+    Computing,
+    /// Blocked reading its standard input, where the checker's questions come from.
+    ReadingInput,
+    /// Blocked on something else (a sleep, a lock, another read).
+    Blocked,
+    /// Not known (no `/proc`).
+    Unknown,
+}
+
+/// What process `pid` is doing, from `/proc/PID/stat` (its state) and `/proc/PID/syscall`
+/// (the system call it is blocked in: 0 is `read`, whose first argument is the file).
+fn waiting(pid: u32) -> Waiting {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Waiting::Unknown;
+    };
+    let state = stat
+        .rfind(')')
+        .and_then(|i| stat[i + 1..].split_whitespace().next())
+        .unwrap_or("");
+    if state == "R" {
+        return Waiting::Computing;
+    }
+    let syscall = std::fs::read_to_string(format!("/proc/{pid}/syscall")).unwrap_or_default();
+    let mut fields = syscall.split_whitespace();
+    match (fields.next(), fields.next()) {
+        (Some("0"), Some("0x0")) => Waiting::ReadingInput,
+        (Some(_), Some(_)) => Waiting::Blocked,
+        _ if state == "S" || state == "D" => Waiting::Blocked,
+        _ => Waiting::Unknown,
+    }
 }
 
 /// A running harness process.
@@ -43,7 +79,13 @@ pub struct Student {
     queries: usize,
     todo_at: Option<String>,
     sandbox: Option<Sandbox>,
+    /// The lab being checked, when its check started, and the queries asked before it.
+    lab_clock: Option<(u8, Instant, usize)>,
+    lab_budget: Duration,
 }
+
+/// How long one lab's check may take in all (a correct solution takes a few seconds).
+pub const LAB_BUDGET: Duration = Duration::from_secs(60);
 
 /// How long one query may take unless a lab says otherwise.
 pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -60,6 +102,8 @@ impl Student {
             queries: 0,
             todo_at: None,
             sandbox: None,
+            lab_clock: None,
+            lab_budget: LAB_BUDGET,
         }
     }
 
@@ -74,6 +118,28 @@ impl Student {
     /// class's crowd exports from its `crowd/` folder).
     pub fn workspace_dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// Starts the clock of `lab`'s check ([`LAB_BUDGET`]).
+    pub fn start_lab(&mut self, lab: u8) {
+        self.lab_clock = Some((lab, Instant::now(), self.queries));
+    }
+
+    /// Sets how long one lab's check may take ([`LAB_BUDGET`] unless set).
+    pub fn set_lab_budget(&mut self, budget: Duration) {
+        self.lab_budget = budget;
+    }
+
+    /// How long one lab's check may take.
+    pub fn lab_budget(&self) -> Duration {
+        self.lab_budget
+    }
+
+    /// Past the lab's budget: how long the lab has run, and the queries answered in it.
+    pub fn over_budget(&self, lab: u8) -> Option<(Duration, usize)> {
+        let (current, started, before) = self.lab_clock?;
+        let spent = started.elapsed();
+        (current == lab && spent > self.lab_budget).then(|| (spent, self.queries - before))
     }
 
     /// Runs the harness in `sandbox` from now on (`course grade`): each start is confined.
@@ -165,8 +231,9 @@ impl Student {
                 reply
             }
             Err(RecvTimeoutError::Timeout) => {
+                let doing = waiting(running.child.id());
                 self.stop();
-                Reply::Hang
+                Reply::Hang(doing)
             }
             Err(RecvTimeoutError::Disconnected) => self.died(),
         }
@@ -199,9 +266,18 @@ impl Student {
                 ),
                 None => "ran out of memory".to_string(),
             };
-            return Reply::Panic(format!("the program {limit} ({})", alloc.trim()));
+            return Reply::Panic(format!(
+                "the program stopped: it {limit} ({})",
+                alloc.trim()
+            ));
         }
         let what = match status {
+            // An exit with a code is the student's own std::process::exit (a panic is
+            // answered by the harness, a crash ends by a signal).
+            Ok(s) if s.code().is_some() => format!(
+                "the program stopped ({s}): your code ended the whole program \
+                 (std::process::exit?); a function must return its answer"
+            ),
             Ok(s) => format!("the program stopped ({s})"),
             Err(_) => "the program stopped".to_string(),
         };

@@ -4,7 +4,7 @@
 //! function still calls `todo!()`), `panic <message>` or `error <message>`. A panic in your code
 //! is caught here, so one wrong function doesn't stop the others being checked.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::panic;
 use std::sync::Mutex;
 
@@ -58,12 +58,20 @@ fn main() {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    // Stdin is locked only while a query is read, so that a student's function that reads
+    // stdin blocks in the read itself, which the checker can see and name, not on the lock.
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match stdin.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = line.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;
         }
-        let reply = answer(&line);
+        let reply = answer(line);
         // The record separator marks the checker's lines apart from anything the student's
         // own code prints while being checked.
         if writeln!(out, "\u{1e}{reply}").and_then(|()| out.flush()).is_err() {

@@ -237,7 +237,46 @@ fn panics_hangs_crashes_and_prints_in_student_code_are_reported_with_their_input
     );
     let text = show(&verdict);
     assert!(
-        text.contains("popcount(0x0000000000000000) did not answer within 0.5 s"),
+        text.contains(
+            "popcount(0x0000000000000000) did not answer within 0.5 s: it was computing all along"
+        ),
+        "{text}"
+    );
+    // A function that reads stdin waits for the checker's next question: said so.
+    let verdict = check(
+        &lab1_with("    let mut line = String::new();\n    let _ = std::io::stdin().read_line(&mut line);\n    bb.count_ones()"),
+        Duration::from_millis(500),
+    );
+    let text = show(&verdict);
+    assert!(
+        text.contains("waiting to read its standard input"),
+        "{text}"
+    );
+    // One that ends the program is told so, with the query.
+    let verdict = check(&lab1_with("    std::process::exit(3)"), long);
+    let text = show(&verdict);
+    assert!(
+        text.contains("popcount(0x0000000000000000) crashed")
+            && text.contains("exit status: 3")
+            && text.contains("std::process::exit"),
+        "{text}"
+    );
+    // Slow but correct: a verdict once the lab's budget is spent, not silence.
+    fs::write(
+        &path,
+        lab1_with("    std::thread::sleep(Duration::from_millis(20));\n    bb.count_ones()")
+            .replace(
+                "pub fn popcount",
+                "use std::time::Duration;\npub fn popcount",
+            ),
+    )
+    .expect("workspace is writable");
+    workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
+    let mut student = Student::in_workspace(&dir);
+    student.set_lab_budget(Duration::from_secs(1));
+    let text = show(&course::runner::check_lab(&mut student, lab1));
+    assert!(
+        text.contains("correct so far") && text.contains("more than the 1 s a lab may take"),
         "{text}"
     );
     // A stack overflow aborts the harness process: reported, with the query.
