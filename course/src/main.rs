@@ -378,7 +378,10 @@ fn list(dir: &Path) -> Result<ExitCode, String> {
         course::say!("{:02} {:<24} {state}", lab.number(), lab.title());
     }
     let passed = progress.iter().filter(|(_, w)| w == "PASS").count();
-    course::say!("{passed} of {} labs passed", labs::all().len());
+    course::say!(
+        "{passed} of {} labs passed at their last check (run `course check` to check your code as it is now)",
+        labs::all().len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

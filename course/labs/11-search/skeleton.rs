@@ -1,7 +1,7 @@
 //! Lab 11: search. Alpha-beta with move ordering, quiescence, and a
+//! material and piece-square evaluation.
 //!
 //! The lab text: `labs/11-search.md` in your workspace, or `course text 11`.
-//! material and piece-square evaluation.
 
 #![allow(unused_variables, unused_imports)]
 

@@ -1,7 +1,7 @@
 //! Lab 12: the UCI loop, so that a GUI or a tournament manager can play
+//! your engine.
 //!
 //! The lab text: `labs/12-uci.md` in your workspace, or `course text 12`.
-//! your engine.
 //!
 //! `cargo run --release --bin engine` runs it on the terminal (type `uci`,
 //! `isready`, `position startpos moves e2e4`, `go depth 3`, `quit`).
