@@ -365,3 +365,40 @@ fn a_later_lab_that_reaches_an_earlier_labs_todo_is_told_apart_from_not_started(
         "{text}"
     );
 }
+
+#[test]
+fn perft_names_the_earlier_lab_and_function_whose_answer_is_wrong() {
+    let scratch = Scratch::new("perft-blame");
+    let dir = scratch.0.join("ws");
+    let all = labs::all();
+    workspace::init(&dir, &all, true).expect("init writes the workspace");
+    let lab10 = labs::get(10).expect("lab 10");
+    for (lab, bug, expect) in [
+        (
+            7,
+            "king-xray.bug",
+            "perft found a mistake of lab 7: lab 7's targets(board, ",
+        ),
+        (
+            8,
+            "ep-checker-stays.bug",
+            "perft found a mistake of lab 8: lab 8's en_passant_moves(board) is wrong",
+        ),
+    ] {
+        let earlier = labs::get(lab).expect("the lab");
+        let (_, text) = earlier
+            .files()
+            .bugs
+            .iter()
+            .find(|(name, _)| *name == bug)
+            .expect("the bug is planted");
+        let source = earlier.files().bug_source(text).expect("the bug applies");
+        let path = workspace::lab_file(&dir, lab).expect("a module");
+        fs::write(&path, source).expect("writable");
+        workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
+        let verdicts = runner::check_built(&dir, &[lab10]);
+        let text = show(&verdicts[0].1);
+        assert!(text.contains(expect), "{text}");
+        fs::write(&path, earlier.files().solution).expect("writable");
+    }
+}

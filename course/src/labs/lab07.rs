@@ -98,7 +98,7 @@ pub(crate) fn pin_masks(pos: &Position) -> (u64, u64) {
 }
 
 /// The legal destinations of the piece on `from`, without castling and en passant.
-fn targets(pos: &Position, from: Square) -> u64 {
+pub(crate) fn targets(pos: &Position, from: Square) -> u64 {
     pos.legal_moves()
         .iter()
         .filter(|m| {
@@ -108,7 +108,7 @@ fn targets(pos: &Position, from: Square) -> u64 {
 }
 
 /// The hint for wrong targets of the piece on `from`.
-fn targets_hint(pos: &Position, from: Square, expected: u64, got: u64) -> &'static str {
+pub(crate) fn targets_hint(pos: &Position, from: Square, expected: u64, got: u64) -> &'static str {
     let extra = got & !expected;
     let missing = expected & !got;
     let us = pos.side_to_move();

@@ -5,11 +5,13 @@
 use std::path::Path;
 
 use movegen::perft::perft as reference_perft;
-use movegen::Position;
+use movegen::{MoveKind, Piece, Position};
 
 use super::lab09::{legal_names, uci, Expect};
 use crate::checker::{call_text, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
-use crate::compare::compare_move_lists;
+use crate::compare::{bitboard_diagnosis, compare_move_lists};
+use crate::diagram::Marks;
+use crate::labs::positions::square;
 use crate::student::Student;
 
 /// Lab 10: perft.
@@ -343,14 +345,20 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
                 .with_fen(fen.clone())
                 .with_body(d.body);
             d = match from_generator {
-                Err(g) => Diagnosis::new(format!(
-                    "{}the smallest position where your moves differ: {}",
-                    shown_path(&path),
-                    g.summary.replacen("legal_moves", "your legal_moves (lab 8)", 1)
-                ))
-                .with_fen(fen)
-                .with_body(format!("{}\n{}", g.body, path_text(start, &path)))
-                .with_hint(HINT_GENERATOR),
+                Err(g) => match pinpoint(s, &fen)? {
+                    Some(found) => {
+                        let body = format!("{}\n{}", found.body, path_text(start, &path));
+                        found.with_body(body)
+                    }
+                    None => Diagnosis::new(format!(
+                        "{}the position where your moves differ: {}",
+                        shown_path(&path),
+                        g.summary.replacen("legal_moves", "your legal_moves (lab 8)", 1)
+                    ))
+                    .with_fen(fen)
+                    .with_body(format!("{}\n{}", g.body, path_text(start, &path)))
+                    .with_hint(HINT_GENERATOR),
+                },
                 Ok(()) => d
                     .with_body(format!(
                         "your legal_moves (lab 8) gives the right list here, so divide itself adds or loses moves.\n{}",
@@ -439,6 +447,123 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
 }
 
 /// The moves whose counts differ, as a small table.
+/// Where perft found wrong moves: shrinks the position (fewer pieces while the student's
+/// `legal_moves` still differs from the reference), then asks the earlier labs' own functions
+/// there (lab 7's `targets` of the piece whose moves differ; lab 8's castling, en passant or
+/// promotions) and names the first whose answer is wrong. `None` when they all agree.
+fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, Verdict> {
+    let differs = |s: &mut Student, fen: &str| -> Result<bool, Verdict> {
+        let Ok(pos) = Position::from_fen(fen) else {
+            return Ok(false);
+        };
+        let mut got = ask_moves(s, fen)?;
+        let mut expected = legal_names(&pos);
+        got.sort();
+        expected.sort();
+        Ok(got != expected)
+    };
+    let mut fen = fen.to_string();
+    'shrink: for _ in 0..64 {
+        for candidate in super::positions::simpler(&fen) {
+            if differs(s, &candidate)? {
+                fen = candidate;
+                continue 'shrink;
+            }
+        }
+        break;
+    }
+    let pos = Position::from_fen(&fen).expect("the walk's positions are valid");
+    let got = ask_moves(s, &fen)?;
+    let expected = legal_names(&pos);
+    let wrong: Vec<&String> = got
+        .iter()
+        .filter(|m| !expected.contains(m))
+        .chain(expected.iter().filter(|m| !got.contains(m)))
+        .collect();
+    let special = |kinds: fn(MoveKind) -> bool| -> Vec<String> {
+        pos.legal_moves()
+            .iter()
+            .filter(|m| kinds(m.kind()))
+            .map(|m| uci(*m))
+            .collect()
+    };
+    let us = pos.side_to_move();
+    let fen_ep = fen
+        .split_whitespace()
+        .nth(3)
+        .and_then(super::lab09::square_index);
+    for name in wrong {
+        let Some(from) = name.get(..2).and_then(super::lab09::square_index) else {
+            continue;
+        };
+        let to = name.get(2..4).and_then(super::lab09::square_index);
+        let from_sq = square(from);
+        let king = pos.king(us) == from_sq;
+        let pawn = pos.piece_on(from_sq) == Some(Piece::Pawn);
+        let castle = king && to.is_some_and(|t| t.abs_diff(from) == 2);
+        // The FEN's en-passant square: movegen keeps only one a legal capture can use.
+        let en_passant = pawn && to.is_some() && to == fen_ep;
+        let promotion = pawn && name.len() == 5;
+        let (function, expected): (&str, Vec<String>) = if castle {
+            ("castling_moves", special(|k| k == MoveKind::Castle))
+        } else if en_passant {
+            ("en_passant_moves", special(|k| k == MoveKind::EnPassant))
+        } else if promotion {
+            (
+                "promotion_moves",
+                special(|k| matches!(k, MoveKind::Promotion(_))),
+            )
+        } else {
+            // An ordinary move: lab 7's targets of that piece.
+            let arg = fen_to_arg(&fen);
+            let square_name = from_sq.to_string();
+            let Ok(got) = s.ask_bitboard(7, "targets", &[&arg, &square_name]) else {
+                return Ok(None);
+            };
+            let expected = super::lab07::targets(&pos, from_sq);
+            if got == expected {
+                continue;
+            }
+            let call = format!("lab 7's targets(board, {square_name})");
+            let marks = Marks {
+                origin: Some(from),
+                occupied: pos.occupied().0,
+            };
+            let d = bitboard_diagnosis(&call, expected, got, marks);
+            return Ok(Some(
+                Diagnosis::new(format!(
+                    "perft found a mistake of lab 7: {} (in this position, shrunk from the \
+                     one where perft went wrong)",
+                    d.summary
+                ))
+                .with_fen(fen.clone())
+                .with_body(d.body)
+                .with_hint(super::lab07::targets_hint(&pos, from_sq, expected, got)),
+            ));
+        };
+        let arg = fen_to_arg(&fen);
+        let Ok(answer) = s.ask(8, function, &[&arg]) else {
+            return Ok(None);
+        };
+        let got: Vec<String> = answer.split_whitespace().map(String::from).collect();
+        if let Err(d) =
+            compare_move_lists(&format!("lab 8's {function}(board)"), &fen, &expected, &got)
+        {
+            return Ok(Some(
+                Diagnosis::new(format!(
+                    "perft found a mistake of lab 8: {} (in this position, shrunk from the \
+                     one where perft went wrong)",
+                    d.summary
+                ))
+                .with_fen(fen.clone())
+                .with_body(d.body)
+                .with_hint(HINT_GENERATOR),
+            ));
+        }
+    }
+    Ok(None)
+}
+
 fn divide_table(got: &[(String, u64)], expected: &[(String, u64)]) -> String {
     let mut out = String::from("move     yours  expected\n");
     for ((m, g), (_, e)) in got.iter().zip(expected) {
