@@ -257,35 +257,9 @@ impl Children {
     fn done_and_sweep(&self, pid: u32) {
         let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
         live.remove(&pid);
-        sweep_orphans(&live);
+        sandbox::end_children_but(&live);
     }
 }
-
-#[cfg(unix)]
-fn sweep_orphans(live: &HashSet<u32>) {
-    for _ in 0..1000 {
-        let orphans: Vec<u32> = sandbox::children_of(std::process::id())
-            .into_iter()
-            .filter(|p| !live.contains(p))
-            .collect();
-        if orphans.is_empty() {
-            return;
-        }
-        for pid in orphans {
-            let Ok(pid) = i32::try_from(pid) else {
-                continue;
-            };
-            // SAFETY: kill and reap a child of ours that no `Child` handle owns.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-                libc::waitpid(pid, std::ptr::null_mut(), 0);
-            }
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn sweep_orphans(_: &HashSet<u32>) {}
 
 fn kill_group(child: &mut Child) {
     #[cfg(unix)]

@@ -125,7 +125,13 @@ impl Sandbox {
 /// orphans (a `setsid` child, a double fork) are re-parented here, so killing children until
 /// none is left ends them all. Returns how many were killed.
 pub fn end_descendants() -> usize {
-    imp::end_descendants()
+    imp::end_children_but(&std::collections::HashSet::new())
+}
+
+/// Ends every child of this process but those in `keep` (and, with the subreaper set, the
+/// orphans that come to it as they die): the grader's sweep of what a killed `grade-one` left.
+pub fn end_children_but(keep: &std::collections::HashSet<u32>) -> usize {
+    imp::end_children_but(keep)
 }
 
 /// Makes this process the reaper of its orphaned descendants (Linux), so that
@@ -301,13 +307,16 @@ mod imp {
         Ok(())
     }
 
-    pub fn end_descendants() -> usize {
+    pub fn end_children_but(keep: &std::collections::HashSet<u32>) -> usize {
         let me = std::process::id();
         let mut killed = 0;
         // Each round kills the children there are; their own children are re-parented to
         // us as they die. A process being killed can no longer fork, so rounds run out.
         for _ in 0..10_000 {
-            let children = super::children_of(me);
+            let children: Vec<u32> = super::children_of(me)
+                .into_iter()
+                .filter(|p| !keep.contains(p))
+                .collect();
             if children.is_empty() {
                 break;
             }
@@ -315,7 +324,8 @@ mod imp {
                 let Ok(pid) = i32::try_from(pid) else {
                     continue;
                 };
-                // SAFETY: kill and waitpid on our own child, which we then reap.
+                // SAFETY: kill and waitpid on our own child, which no `Child` handle owns
+                // (those are in `keep`), and which we then reap.
                 unsafe {
                     libc::kill(pid, libc::SIGKILL);
                     libc::waitpid(pid, std::ptr::null_mut(), 0);
@@ -348,7 +358,7 @@ mod imp {
         Err(WHY.into())
     }
 
-    pub fn end_descendants() -> usize {
+    pub fn end_children_but(_: &std::collections::HashSet<u32>) -> usize {
         0
     }
 }

@@ -36,6 +36,19 @@ pub fn names(answer: &str) -> Vec<String> {
     answer.split_whitespace().map(str::to_string).collect()
 }
 
+/// The eight directions from a square (file step, rank step): four straight, then four
+/// diagonal.
+const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// Cells of a placement, a1 = 0, `.` for an empty square.
 pub(crate) fn cells_of(pos: &Position) -> [char; 64] {
     let mut cells = ['.'; 64];
@@ -192,16 +205,6 @@ pub fn promotions(seed: u64, count: usize) -> Vec<String> {
 /// Positions with a pin: the side to move's king, one of its pieces further along a line, and
 /// an enemy rook, bishop or queen of the right kind behind it, among a few other pieces.
 pub fn pins(seed: u64, count: usize) -> Vec<String> {
-    const DIRECTIONS: [(i8, i8); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut tries = 0;
@@ -279,16 +282,6 @@ enum LinePattern {
 /// kinds at once, pinned sliders whose moves cross another pin line, two of our pieces on a
 /// ray (no pin), an enemy piece in between (no pin), and a slider of the wrong kind (no pin).
 pub fn pin_lines(seed: u64, count: usize) -> Vec<String> {
-    const DIRECTIONS: [(i8, i8); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut tries = 0;
