@@ -24,6 +24,8 @@ static FILES: LabFiles = crate::lab_files!(
         "one-pin-mask.bug",
         "two-pieces-pin.bug",
         "pin-through-enemy.bug",
+        "pinned-knight-hops.bug",
+        "straight-pinned-queen-goes-diagonal.bug",
     ]
 );
 

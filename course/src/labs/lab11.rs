@@ -27,6 +27,7 @@ static FILES: LabFiles = crate::lab_files!(
         "noisy-without-en-passant.bug",
         "promotion-is-quiet.bug",
         "stands-pat-in-check.bug",
+        "mate-distance-ignored.bug",
         "black-table-not-mirrored.bug",
         "ordering-at-root-only.bug",
     ]

@@ -26,6 +26,8 @@ static FILES: LabFiles = crate::lab_files!(
         "never-flushes.bug",
         "plays-any-move.bug",
         "quit-ignored.bug",
+        "movetime-in-seconds.bug",
+        "fen-moves-ignored.bug",
     ]
 );
 
@@ -282,6 +284,15 @@ fn check_positions(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
                 "go depth 2".into(),
             ],
             after(KIWIPETE, &["e1g1", "h3g2"]),
+            HINT_FEN,
+        ),
+        // One move after the FEN: Black to move, so moves left out show at once.
+        (
+            vec![
+                format!("position fen {KIWIPETE} moves e1g1"),
+                "go depth 1".into(),
+            ],
+            after(KIWIPETE, &["e1g1"]),
             HINT_FEN,
         ),
         (
