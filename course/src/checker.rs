@@ -13,10 +13,64 @@ pub trait Lab: Sync {
     fn slug(&self) -> &'static str;
     /// A short title for listings.
     fn title(&self) -> &'static str;
+    /// The student module it fills, `src/<module>.rs` (fixed by the course's contract).
+    fn module(&self) -> &'static str;
     /// The lab's files, built in with `include_str!`.
     fn files(&self) -> &'static LabFiles;
+    /// Files the lab adds to a workspace besides the student's module, as (path, text):
+    /// lab 12's engine program.
+    fn extra_files(&self) -> &'static [(&'static str, &'static str)];
     /// Asks the student's functions through `student` and judges the answers.
     fn check(&self, student: &mut Student) -> Verdict;
+}
+
+/// One lab, in one record: what identifies it (number, slug, module, title), its files and
+/// its check. Each `labs/labNN.rs` defines one `static`, and `labs/mod.rs` lists it in one
+/// line; nothing else in the course names a lab.
+pub struct LabRecord {
+    /// 1..=12.
+    pub number: u8,
+    /// The folder name after the number.
+    pub slug: &'static str,
+    /// The student module, `src/<module>.rs`.
+    pub module: &'static str,
+    /// A short title for listings.
+    pub title: &'static str,
+    /// The lab folder's files.
+    pub files: &'static LabFiles,
+    /// Files besides the module, as (path in the workspace, text).
+    pub extra_files: &'static [(&'static str, &'static str)],
+    /// Asks the student's functions and judges the answers.
+    pub check: fn(&mut Student) -> Verdict,
+}
+
+impl Lab for LabRecord {
+    fn number(&self) -> u8 {
+        self.number
+    }
+    fn slug(&self) -> &'static str {
+        self.slug
+    }
+    fn title(&self) -> &'static str {
+        self.title
+    }
+    fn module(&self) -> &'static str {
+        self.module
+    }
+    fn files(&self) -> &'static LabFiles {
+        self.files
+    }
+    fn extra_files(&self) -> &'static [(&'static str, &'static str)] {
+        self.extra_files
+    }
+    fn check(&self, student: &mut Student) -> Verdict {
+        (self.check)(student)
+    }
+}
+
+/// A failing verdict with this diagnosis: the checkers' shorthand.
+pub fn fail(d: Diagnosis) -> Verdict {
+    Verdict::Fail(d)
 }
 
 /// The files of one lab folder (`course/labs/NN-slug/`).

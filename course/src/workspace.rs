@@ -21,23 +21,9 @@ pub const HARNESS_BIN_RS: &str = include_str!("../student/bin_harness.rs");
 /// Lab 12's engine binary.
 pub const ENGINE_BIN_RS: &str = include_str!("../student/engine.rs");
 
-/// The student module each lab fills (`src/<module>.rs`), fixed by the course's contract.
+/// The student module lab `lab` fills (`src/<module>.rs`), from its record.
 pub fn module_name(lab: u8) -> Option<&'static str> {
-    const NAMES: [&str; 12] = [
-        "lab01_bitboards",
-        "lab02_pawns",
-        "lab03_leapers",
-        "lab04_rays",
-        "lab05_magics",
-        "lab06_attacks",
-        "lab07_legal",
-        "lab08_special",
-        "lab09_position",
-        "lab10_perft",
-        "lab11_search",
-        "lab12_uci",
-    ];
-    NAMES.get((lab as usize).checked_sub(1)?).copied()
+    crate::labs::get(lab).map(|l| l.module())
 }
 
 /// The student's file for `lab` in workspace `dir`.
@@ -152,8 +138,8 @@ pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
     write_if_changed(dir.join("src/types.rs"), TYPES_RS)?;
     write_if_changed(dir.join("src/harness/mod.rs"), harness_mod_rs(labs))?;
     write_if_changed(dir.join("src/bin/harness.rs"), HARNESS_BIN_RS)?;
-    if labs.iter().any(|l| l.number() == 12) {
-        write_if_changed(dir.join("src/bin/engine.rs"), ENGINE_BIN_RS)?;
+    for (path, text) in labs.iter().flat_map(|l| l.extra_files()) {
+        write_if_changed(dir.join(path), text)?;
     }
     for lab in labs {
         write_if_changed(

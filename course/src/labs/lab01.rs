@@ -1,14 +1,11 @@
 //! Lab 1's checker: squares, bit operations, popcount, lowest-square loops, drawing.
 
-use crate::checker::{bb_arg, check_cases, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
 use crate::gen::Rng;
 use crate::shrink::fewer_squares;
 use crate::student::{unescape, Student};
-
-/// Lab 1: bitboards.
-pub struct Lab01;
 
 static FILES: LabFiles = crate::lab_files!(
     "01-bitboards",
@@ -53,22 +50,19 @@ const HINT_FLIPPED: &str =
 const HINT_MIRRORED: &str =
     "your drawing is mirrored: each line starts with the a-file on the left.";
 
-impl Lab for Lab01 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "bitboards"
-    }
-    fn title(&self) -> &'static str {
-        "bitboards"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 1: bitboards.
+pub static LAB01: LabRecord = LabRecord {
+    number: LAB,
+    slug: "bitboards",
+    module: "lab01_bitboards",
+    title: "bitboards",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
@@ -83,10 +77,6 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_squares(s, &inputs, &mut checked)?;
     check_draw(s, &inputs, &mut checked)?;
     Ok(checked)
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 fn name(sq: u64) -> String {

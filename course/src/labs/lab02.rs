@@ -3,15 +3,12 @@
 
 use movegen::{attacks, Position};
 
-use crate::checker::{bb_arg, check_cases, fen_to_arg, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::gen::{self, Rng};
 use crate::shrink::{fewer_pieces, fewer_squares};
 use crate::student::Student;
-
-/// Lab 2: pawns.
-pub struct Lab02;
 
 static FILES: LabFiles = crate::lab_files!(
     "02-pawns",
@@ -49,22 +46,19 @@ const HINT_CAPTURE: &str = "a pawn captures one square diagonally forward: White
 const HINT_MOVES: &str = "from each target square, go back the way the pawn came to find its \
      square: White's single push came from to - 8, Black's from to + 8, and so on.";
 
-impl Lab for Lab02 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "pawns"
-    }
-    fn title(&self) -> &'static str {
-        "pawns by shifts"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 2: pawns.
+pub static LAB02: LabRecord = LabRecord {
+    number: LAB,
+    slug: "pawns",
+    module: "lab02_pawns",
+    title: "pawns by shifts",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 /// The input of the set functions: a side, its pawns, the other pieces on the board.

@@ -2,15 +2,12 @@
 
 use movegen::{attacks, Position};
 
-use crate::checker::{bb_arg, check_cases, fen_to_arg, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::gen::{self, Rng};
 use crate::shrink::{fewer_pieces, fewer_squares};
 use crate::student::Student;
-
-/// Lab 3: knights and kings.
-pub struct Lab03;
 
 static FILES: LabFiles = crate::lab_files!(
     "03-knights-kings",
@@ -40,22 +37,19 @@ const HINT_OWN: &str = "a piece can't move onto a square its own side holds: AND
 const HINT_LEAPER: &str = "a knight jumps two squares one way and one the other: the eight \
      shifts are +17, +15, +10, +6 and -6, -10, -15, -17; a king steps +-1, +-7, +-8, +-9.";
 
-impl Lab for Lab03 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "knights-kings"
-    }
-    fn title(&self) -> &'static str {
-        "knights and kings"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 3: knights and kings.
+pub static LAB03: LabRecord = LabRecord {
+    number: LAB,
+    slug: "knights-kings",
+    module: "lab03_leapers",
+    title: "knights and kings",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 fn each(bb: u64) -> impl Iterator<Item = u8> {

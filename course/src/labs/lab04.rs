@@ -3,14 +3,11 @@
 
 use movegen::{attacks, Bitboard};
 
-use crate::checker::{bb_arg, check_cases, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, LabFiles, LabRecord, Verdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
 use crate::gen::Rng;
 use crate::student::Student;
-
-/// Lab 4: rays.
-pub struct Lab04;
 
 static FILES: LabFiles = crate::lab_files!(
     "04-rays",
@@ -51,22 +48,19 @@ const HINT_BACKWARD: &str = "the squares below the slider (towards a1) are wrong
 const HINT_RAY: &str = "a slider attacks along its line up to and including the first occupied \
      square in each direction, and no further.";
 
-impl Lab for Lab04 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "rays"
-    }
-    fn title(&self) -> &'static str {
-        "sliding pieces I: rays"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 4: rays.
+pub static LAB04: LabRecord = LabRecord {
+    number: LAB,
+    slug: "rays",
+    module: "lab04_rays",
+    title: "sliding pieces I: rays",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 /// The four kinds of line through a square.

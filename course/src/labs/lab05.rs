@@ -6,16 +6,13 @@ use std::time::Duration;
 use movegen::attacks;
 use movegen::Bitboard;
 
-use crate::checker::{bb_arg, check_cases, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
 use crate::gen::Rng;
 use crate::labs::positions::square;
 use crate::shrink::fewer_blockers;
 use crate::student::Student;
-
-/// Lab 5: magic bitboards.
-pub struct Lab05;
 
 static FILES: LabFiles = crate::lab_files!(
     "05-magics",
@@ -61,22 +58,19 @@ const HINT_PLAIN: &str = "the plain tables use the same shift on every square (6
      64 - 9 for bishops), and a slot of square sq lives at sq * 4096 (or sq * 512) + index.";
 const HINT_QUEEN: &str = "a queen moves like a rook and a bishop together: OR the two lookups.";
 
-impl Lab for Lab05 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "magics"
-    }
-    fn title(&self) -> &'static str {
-        "sliding pieces II: magic bitboards"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 5: magic bitboards.
+pub static LAB05: LabRecord = LabRecord {
+    number: LAB,
+    slug: "magics",
+    module: "lab05_magics",
+    title: "sliding pieces II: magic bitboards",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 /// The rook's relevant occupancy: its rays without each ray's last square.
@@ -138,10 +132,6 @@ impl Slider {
             Slider::Queen => rook_mask(sq) | bishop_mask(sq),
         }
     }
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {

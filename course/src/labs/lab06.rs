@@ -2,15 +2,12 @@
 
 use movegen::{Bitboard, Color, Piece, Position};
 
-use crate::checker::{bb_arg, check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
 use crate::gen::Rng;
-use crate::labs::positions::{self, square};
+use crate::labs::positions::{self, pos_of, square};
 use crate::student::Student;
-
-/// Lab 6: attacks on a square.
-pub struct Lab06;
 
 static FILES: LabFiles = crate::lab_files!(
     "06-attacks",
@@ -39,26 +36,19 @@ const HINT_WHICH_KING: &str =
     "checkers are the ENEMY pieces attacking the king of the SIDE TO MOVE \
      (board.side); the other king cannot be in check when it is our move.";
 
-impl Lab for Lab06 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "attacks"
-    }
-    fn title(&self) -> &'static str {
-        "attacks on a square, checkers, check"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
-}
+/// Lab 6: attacks on a square.
+pub static LAB06: LabRecord = LabRecord {
+    number: LAB,
+    slug: "attacks",
+    module: "lab06_attacks",
+    title: "attacks on a square, checkers, check",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
 
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 fn color_arg(c: Color) -> &'static str {
@@ -75,10 +65,6 @@ fn color_name(c: Color) -> &'static str {
     } else {
         "black"
     }
-}
-
-fn pos_of(fen: &str) -> Position {
-    Position::from_fen(fen).expect("the checker's positions are legal")
 }
 
 /// The hint for wrong attackers: by the kind of the first missing or extra attacker.

@@ -5,14 +5,11 @@
 use movegen::attacks::{between, bishop_attacks, line, rook_attacks};
 use movegen::{check_mask, Bitboard, MoveKind, Piece, Position, Square};
 
-use crate::checker::{check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
-use crate::labs::positions::{self, names, oracle_moves, square};
+use crate::labs::positions::{self, names, oracle_moves, pos_of, square};
 use crate::student::Student;
-
-/// Lab 7: the check mask and the pin masks.
-pub struct Lab07;
 
 static FILES: LabFiles = crate::lab_files!(
     "07-legal",
@@ -59,30 +56,19 @@ const HINT_TARGETS: &str =
     "a piece's targets are its attacks (pawns: pushes and captures) without \
      our own pieces, ANDed with the check mask and, if pinned, with its pin mask.";
 
-impl Lab for Lab07 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "legal"
-    }
-    fn title(&self) -> &'static str {
-        "legal moves: the check mask and the pin masks"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
-}
+/// Lab 7: the check mask and the pin masks.
+pub static LAB07: LabRecord = LabRecord {
+    number: LAB,
+    slug: "legal",
+    module: "lab07_legal",
+    title: "legal moves: the check mask and the pin masks",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
 
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
-}
-
-fn pos_of(fen: &str) -> Position {
-    Position::from_fen(fen).expect("the checker's positions are legal")
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 /// The pin masks (straight, diagonal) of the side to move, from movegen's pins.

@@ -3,13 +3,10 @@
 
 use movegen::{Bitboard, Color, MoveKind, Piece, Position, Square};
 
-use crate::checker::{check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{check_cases, fail, fen_to_arg, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_move_lists;
-use crate::labs::positions::{self, names, oracle_moves, square};
+use crate::labs::positions::{self, names, oracle_moves, pos_of, square};
 use crate::student::Student;
-
-/// Lab 8: castling, en passant and promotions.
-pub struct Lab08;
 
 static FILES: LabFiles = crate::lab_files!(
     "08-special-moves",
@@ -56,30 +53,19 @@ const HINT_PROMOTE_LEGAL: &str = "promotions are pawn moves like any other: push
 const HINT_ALL: &str = "legal_moves is lab 7's ordinary moves plus castling, en passant and the \
      promotions, each move once.";
 
-impl Lab for Lab08 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "special-moves"
-    }
-    fn title(&self) -> &'static str {
-        "castling, en passant, promotions"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
-}
+/// Lab 8: castling, en passant and promotions.
+pub static LAB08: LabRecord = LabRecord {
+    number: LAB,
+    slug: "special-moves",
+    module: "lab08_special",
+    title: "castling, en passant, promotions",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
 
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
-}
-
-fn pos_of(fen: &str) -> Position {
-    Position::from_fen(fen).expect("the checker's positions are legal")
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 fn sq(name: &str) -> Option<Square> {

@@ -7,14 +7,11 @@ use std::collections::HashMap;
 
 use movegen::{CastlingMode, Color as MColor, MoveKind, Piece as MPiece, Position};
 
-use crate::checker::{call_text, check_cases, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{call_text, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::diagram::{self, Marks};
 use crate::gen::{self, Rng};
 use crate::shrink::fewer_pieces;
 use crate::student::Student;
-
-/// Lab 9: the position.
-pub struct Lab09;
 
 static FILES: LabFiles = crate::lab_files!(
     "09-position",
@@ -93,22 +90,19 @@ const HINT_INCREMENTAL: &str = "update_key must XOR out everything the move take
      castling's rook, the side to move, the old and new castling rights, the old and new en-passant \
      file.";
 
-impl Lab for Lab09 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "position"
-    }
-    fn title(&self) -> &'static str {
-        "the position: FEN, copy-make, zobrist keys"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        Verdict::from_result(run(student))
-    }
+/// Lab 9: the position.
+pub static LAB09: LabRecord = LabRecord {
+    number: LAB,
+    slug: "position",
+    module: "lab09_position",
+    title: "the position: FEN, copy-make, zobrist keys",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    Verdict::from_result(run(student))
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
@@ -125,10 +119,6 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_distinct_keys(s, &pool, &mut checked)?;
     check_incremental(s, &cases, &mut checked)?;
     Ok(checked)
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 // ---------------------------------------------------------------------------------------------

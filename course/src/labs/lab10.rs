@@ -8,14 +8,11 @@ use movegen::perft::perft as reference_perft;
 use movegen::{MoveKind, Piece, Position};
 
 use super::lab09::{legal_names, uci, Expect};
-use crate::checker::{call_text, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::Marks;
 use crate::labs::positions::square;
 use crate::student::Student;
-
-/// Lab 10: perft.
-pub struct Lab10;
 
 static FILES: LabFiles = crate::lab_files!(
     "10-perft",
@@ -62,23 +59,20 @@ const HINT_PLAY: &str =
     "your move lists agree with the reference at every position on the way down, \
      but the positions themselves don't: check play() (lab 9) for the move named above.";
 
-impl Lab for Lab10 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "perft"
-    }
-    fn title(&self) -> &'static str {
-        "perft and testing: perft, divide, the thesis's tests, the crowd's lists"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        student.set_query_timeout(std::time::Duration::from_secs(20));
-        Verdict::from_result(run(student))
-    }
+/// Lab 10: perft.
+pub static LAB10: LabRecord = LabRecord {
+    number: LAB,
+    slug: "perft",
+    module: "lab10_perft",
+    title: "perft and testing: perft, divide, the thesis's tests, the crowd's lists",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    student.set_query_timeout(std::time::Duration::from_secs(20));
+    Verdict::from_result(run(student))
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
@@ -92,10 +86,6 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     }
     check_crowd(s, &crowd, &mut checked)?;
     Ok(checked)
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 /// A position in the course's FEN (the en-passant square after every double push kept as given).

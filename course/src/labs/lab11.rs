@@ -12,11 +12,8 @@ use std::collections::HashMap;
 use movegen::{MoveKind, Piece as MPiece, Position};
 
 use super::lab09::{legal_names, pool, uci};
-use crate::checker::{call_text, fen_to_arg, Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::student::Student;
-
-/// Lab 11: search.
-pub struct Lab11;
 
 static FILES: LabFiles = crate::lab_files!(
     "11-search",
@@ -75,23 +72,20 @@ const HINT_BEST_MOVE: &str =
     "keep the move whose score raised alpha at the root; that is the move \
      whose score you return.";
 
-impl Lab for Lab11 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "search"
-    }
-    fn title(&self) -> &'static str {
-        "search: alpha-beta, ordering, quiescence, evaluation"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        student.set_query_timeout(std::time::Duration::from_secs(20));
-        Verdict::from_result(run(student))
-    }
+/// Lab 11: search.
+pub static LAB11: LabRecord = LabRecord {
+    number: LAB,
+    slug: "search",
+    module: "lab11_search",
+    title: "search: alpha-beta, ordering, quiescence, evaluation",
+    files: &FILES,
+    extra_files: &[],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    student.set_query_timeout(std::time::Duration::from_secs(20));
+    Verdict::from_result(run(student))
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
@@ -104,10 +98,6 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_mates(s, &mut oracle, &mut checked)?;
     check_ordering_effect(s, &mut oracle, &mut checked)?;
     Ok(checked)
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 fn ask_int(s: &mut Student, function: &str, fen: &str) -> Result<i64, Verdict> {

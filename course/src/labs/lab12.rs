@@ -10,11 +10,8 @@ use movegen::{Game, Position};
 use search::{Limits, SearchControl, Searcher, Strength};
 
 use super::lab09::{legal_names, uci};
-use crate::checker::{Diagnosis, Lab, LabFiles, Verdict};
+use crate::checker::{fail, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::student::{unescape, Student};
-
-/// Lab 12: UCI and a tournament.
-pub struct Lab12;
 
 static FILES: LabFiles = crate::lab_files!(
     "12-uci",
@@ -74,23 +71,20 @@ const HINT_ILLEGAL: &str =
      `info string error: ...` and keep the previous position.";
 const HINT_NO_MOVE: &str = "with no legal move (mate or stalemate) answer `bestmove 0000`.";
 
-impl Lab for Lab12 {
-    fn number(&self) -> u8 {
-        LAB
-    }
-    fn slug(&self) -> &'static str {
-        "uci"
-    }
-    fn title(&self) -> &'static str {
-        "UCI and a tournament"
-    }
-    fn files(&self) -> &'static LabFiles {
-        &FILES
-    }
-    fn check(&self, student: &mut Student) -> Verdict {
-        student.set_query_timeout(std::time::Duration::from_secs(10));
-        Verdict::from_result(run(student))
-    }
+/// Lab 12: UCI and a tournament.
+pub static LAB12: LabRecord = LabRecord {
+    number: LAB,
+    slug: "uci",
+    module: "lab12_uci",
+    title: "UCI and a tournament",
+    files: &FILES,
+    extra_files: &[("src/bin/engine.rs", crate::workspace::ENGINE_BIN_RS)],
+    check: check_lab,
+};
+
+fn check_lab(student: &mut Student) -> Verdict {
+    student.set_query_timeout(std::time::Duration::from_secs(10));
+    Verdict::from_result(run(student))
 }
 
 fn run(s: &mut Student) -> Result<usize, Verdict> {
@@ -101,10 +95,6 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_bad_input(s, &mut checked)?;
     play_game(s, &mut checked)?;
     Ok(checked)
-}
-
-fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
 }
 
 /// Sends `lines` to the student's `run` as one conversation; returns the lines it wrote.

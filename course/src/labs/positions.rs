@@ -6,6 +6,11 @@ use movegen::{CastlingMode, Move, MoveKind, Position, Square};
 
 use crate::gen::{self, Rng};
 
+/// The position of one of the checker's own FENs (they are all legal).
+pub fn pos_of(fen: &str) -> Position {
+    Position::from_fen(fen).expect("the checker's positions are legal")
+}
+
 /// The square with index `i` (0..64).
 pub fn square(i: u8) -> Square {
     Square::from_index(i as usize).expect("a square index below 64")
