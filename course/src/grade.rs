@@ -394,13 +394,7 @@ fn run_child(run: &Run, scratch: &Path, name: &str) -> StudentReport {
     let status = child.wait();
     run.children.done_and_sweep(child.id());
     let stderr = errors.join().unwrap_or_default();
-    let stopped = stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let stopped = crate::student::last_line(&stderr);
     let timed_out = matches!(&status, Ok(s) if s.code() == Some(3)) || Instant::now() >= deadline;
     for lab in &options.labs {
         if !report.labs.iter().any(|r| r.lab == lab.number()) {

@@ -250,13 +250,7 @@ impl Student {
         if let Some(mut stderr) = running.child.stderr.take() {
             let _ = stderr.read_to_string(&mut err);
         }
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let last = last_line(&err).to_string();
         // Rust's allocator prints this and aborts when the memory limit refuses an allocation.
         if let Some(alloc) = err.lines().find(|l| l.contains("memory allocation of")) {
             let limit = match &self.sandbox {
@@ -350,6 +344,15 @@ fn parse_reply(line: &str) -> Reply {
             "the harness printed `{line}` (did your code print to stdout?)"
         ))
     }
+}
+
+/// The last line of `text` that is not blank, trimmed (what a program said last on stderr).
+pub fn last_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
 }
 
 /// Turns a text answer's `\n` back into newlines (and `\\` into `\`).

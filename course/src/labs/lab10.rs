@@ -437,6 +437,18 @@ fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> 
 }
 
 /// The moves whose counts differ, as a small table.
+/// The diagnosis that puts `d`, a wrong answer of lab `lab`'s function at `fen`, on that lab.
+fn blame(lab: u8, d: Diagnosis, fen: &str, hint: &'static str) -> Diagnosis {
+    Diagnosis::new(format!(
+        "perft found a mistake of lab {lab}: {} (in this position, shrunk from the one where \
+         perft went wrong)",
+        d.summary
+    ))
+    .with_fen(fen)
+    .with_body(d.body)
+    .with_hint(hint)
+}
+
 /// Where perft found wrong moves: shrinks the position (fewer pieces while the student's
 /// `legal_moves` still differs from the reference), then asks the earlier labs' own functions
 /// there (lab 7's `targets` of the piece whose moves differ; lab 8's castling, en passant or
@@ -520,16 +532,8 @@ fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, Verdict> {
                 occupied: pos.occupied().0,
             };
             let d = bitboard_diagnosis(&call, expected, got, marks);
-            return Ok(Some(
-                Diagnosis::new(format!(
-                    "perft found a mistake of lab 7: {} (in this position, shrunk from the \
-                     one where perft went wrong)",
-                    d.summary
-                ))
-                .with_fen(fen.clone())
-                .with_body(d.body)
-                .with_hint(super::lab07::targets_hint(&pos, from_sq, expected, got)),
-            ));
+            let hint = super::lab07::targets_hint(&pos, from_sq, expected, got);
+            return Ok(Some(blame(7, d, &fen, hint)));
         };
         let arg = fen_to_arg(&fen);
         let Ok(answer) = s.ask(8, function, &[&arg]) else {
@@ -539,16 +543,7 @@ fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, Verdict> {
         if let Err(d) =
             compare_move_lists(&format!("lab 8's {function}(board)"), &fen, &expected, &got)
         {
-            return Ok(Some(
-                Diagnosis::new(format!(
-                    "perft found a mistake of lab 8: {} (in this position, shrunk from the \
-                     one where perft went wrong)",
-                    d.summary
-                ))
-                .with_fen(fen.clone())
-                .with_body(d.body)
-                .with_hint(HINT_GENERATOR),
-            ));
+            return Ok(Some(blame(8, d, &fen, HINT_GENERATOR)));
         }
     }
     Ok(None)
