@@ -47,12 +47,13 @@ impl Default for Limits {
 }
 
 /// What one student's sandbox allows.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
     /// The student's scratch copy: the only folder it may write (its temporary folder is
     /// inside).
     pub scratch: PathBuf,
-    /// The Rust toolchain's sysroot (read and execute).
+    /// Programs it may read and run besides the system's: the Rust toolchain's sysroot when
+    /// grading, the engine's own folder in a tournament.
     pub toolchain: PathBuf,
     /// The limits.
     pub limits: Limits,

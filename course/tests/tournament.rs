@@ -265,3 +265,51 @@ fn programs_that_are_not_engines_and_bad_arguments_fail_before_any_game() {
         );
     }
 }
+
+#[test]
+fn engines_play_in_the_sandbox_unless_told_not_to() {
+    let scratch = Scratch::new("tournament-sandbox");
+    let root = &scratch.0;
+    // It answers the handshake, and on `uci` tries to write beside itself.
+    let escaped = root.join("escaped");
+    write_script(
+        &root.join("sneaky"),
+        &format!(
+            "while read l; do case $l in uci) echo x > {}; echo uciok;; isready) echo readyok;; quit) exit;; esac; done",
+            escaped.display()
+        ),
+    );
+    let args = [
+        "tournament",
+        "./sneaky",
+        "./sneaky",
+        "--games",
+        "1",
+        "--tc",
+        "0.2+0",
+        "--margin",
+        "0",
+        "--pgn",
+        "games.pgn",
+    ];
+    let out = course(&args, root);
+    // The handshake went through (a game was played), yet nothing was written.
+    assert!(
+        text(&out).contains("game 1/1: sneaky - sneaky-2"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !escaped.exists(),
+        "a sandboxed engine wrote outside its folder\n{}",
+        text(&out)
+    );
+    let mut open = args.to_vec();
+    open.push("--no-sandbox");
+    let out = course(&open, root);
+    assert!(
+        escaped.exists(),
+        "the engine never ran its write\n{}",
+        text(&out)
+    );
+}

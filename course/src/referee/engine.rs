@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -39,6 +39,25 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// UCI options to set after the handshake: name and value (`None` for a button).
     pub options: Vec<(String, Option<String>)>,
+    /// The sandbox it runs in (`course tournament` confines every engine unless told not to).
+    pub sandbox: Option<crate::sandbox::Sandbox>,
+}
+
+/// `program` as an absolute path: a path with a folder made absolute, a bare name looked up
+/// on `PATH` (the sandbox's `PATH` is not the caller's). Left as it is when not found: the
+/// engine then fails to start, and says so.
+pub fn resolve(program: &Path) -> PathBuf {
+    if program.components().count() > 1 {
+        return std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    }
+    std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(program))
+                .find(|p| p.is_file())
+        })
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| program.to_path_buf())
 }
 
 /// Why an engine could not be started and made ready.
@@ -136,7 +155,15 @@ impl Engine {
 
     /// The one place the tournament starts a program.
     fn spawn(spec: &EngineSpec) -> Result<Engine, StartError> {
-        let mut child = Command::new(&spec.program)
+        // A sandboxed engine gets another PATH and working folder: start it by its full path.
+        let mut command = Command::new(match &spec.sandbox {
+            Some(_) => resolve(&spec.program),
+            None => spec.program.clone(),
+        });
+        if let Some(sandbox) = &spec.sandbox {
+            sandbox.confine(&mut command).map_err(StartError::Spawn)?;
+        }
+        let mut child = command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -368,6 +395,7 @@ mod tests {
             program: program.into(),
             args: args.iter().map(|a| a.to_string()).collect(),
             options: Vec::new(),
+            sandbox: None,
         }
     }
 

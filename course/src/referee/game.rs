@@ -243,6 +243,7 @@ mod tests {
             program: "sh".into(),
             args: vec!["-c".into(), script],
             options: Vec::new(),
+            sandbox: None,
         };
         Engine::start(&spec, ANSWER_TIMEOUT).expect("sh runs the script")
     }

@@ -14,5 +14,5 @@ mod engine;
 mod game;
 
 pub use clock::{decimal_seconds, Clock, TimeControl, TimeControlError};
-pub use engine::{Engine, EngineSpec, NoAnswer, StartError, ANSWER_TIMEOUT};
+pub use engine::{resolve, Engine, EngineSpec, NoAnswer, StartError, ANSWER_TIMEOUT};
 pub use game::{play, position_command, Ending, Fault, Played, Rules};

@@ -75,6 +75,7 @@ pub fn parse_named(text: &str) -> Result<EngineSpec, String> {
         program,
         args,
         options,
+        sandbox: None,
     })
 }
 
@@ -98,6 +99,7 @@ pub fn pinmask(path: &Path, elo: u32) -> Result<EngineSpec, String> {
             ("UCI_LimitStrength".into(), Some("true".into())),
             ("UCI_Elo".into(), Some(elo.to_string())),
         ],
+        sandbox: None,
     })
 }
 
@@ -137,6 +139,7 @@ pub fn entrants(
             program: path.clone(),
             args: Vec::new(),
             options: Vec::new(),
+            sandbox: None,
         });
     }
     all.extend(chosen);

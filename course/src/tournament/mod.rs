@@ -75,6 +75,10 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub concurrency: usize,
+    /// Run the engines with your own rights, where the kernel has no Landlock (by default each
+    /// engine is confined as student code is when grading).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// A tournament ready to play: its players, rules and openings.
@@ -192,7 +196,12 @@ pub fn schedule(players: usize, games: u32, openings: usize) -> Vec<Job> {
 /// pairing of which no game started, or a PGN that could not be written (the tables are
 /// printed first).
 pub fn run(args: &Args) -> Result<ExitCode, String> {
-    let t = Tournament::from_args(args)?;
+    let mut t = Tournament::from_args(args)?;
+    let _confined = if args.no_sandbox {
+        None
+    } else {
+        Some(confine(&mut t.engines)?)
+    };
     let ready = preflight(&t.engines)?;
     let mut file = File::create(&t.pgn)
         .map_err(|e| format!("cannot write the PGN file {}: {e}", t.pgn.display()))?;
@@ -233,6 +242,48 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     crate::say!("\n{}\n{}", table.crosstable(), table.standings());
     crate::say!("games in {}", t.pgn.display());
     verdict(&table, write_error.map(|e| (t.pgn.as_path(), e)))
+}
+
+/// The engines' sandboxes: a private folder with a scratch folder per engine, ended (every
+/// process left, then the folder) when dropped.
+struct Confined(PathBuf);
+
+impl Drop for Confined {
+    fn drop(&mut self) {
+        crate::sandbox::end_descendants();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Confines every engine as student code is confined when grading: it reads and runs only its
+/// own folder and the system's programs, writes only a scratch folder of its own, has no
+/// network, and each of its processes ends with the tournament. Programs named without a
+/// folder are found on `PATH` first.
+fn confine(engines: &mut [EngineSpec]) -> Result<Confined, String> {
+    crate::sandbox::available().map_err(|why| {
+        format!("{why}. Engines are not run without the sandbox unless you pass --no-sandbox")
+    })?;
+    let folder =
+        std::env::temp_dir().join(format!("pinmask-course-tournament-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    let confined = Confined(folder);
+    crate::sandbox::become_subreaper();
+    for (i, engine) in engines.iter_mut().enumerate() {
+        let program = referee::resolve(&engine.program);
+        let scratch = confined.0.join(format!("{i:02}"));
+        std::fs::create_dir_all(scratch.join("tmp"))
+            .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+        engine.sandbox = Some(crate::sandbox::Sandbox {
+            scratch,
+            toolchain: program
+                .parent()
+                .map_or_else(|| PathBuf::from("/nonexistent"), Path::to_path_buf),
+            limits: crate::sandbox::Limits::default(),
+        });
+    }
+    Ok(confined)
 }
 
 /// Success, or what went wrong in a tournament that was played.
