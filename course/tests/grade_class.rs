@@ -12,29 +12,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+#[path = "support/cli.rs"]
+#[allow(dead_code)]
+mod cli;
 #[path = "support/scratch.rs"]
 mod scratch;
+use cli::text;
 use scratch::Scratch;
 
 /// Marks the processes the hostile students leave behind (an argument of `sleep`).
 const MARK: &str = "7117.25";
 
 fn course(args: &[&str], dir: &Path, tmp: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .current_dir(dir)
+    cli::command(args, dir)
         .env("TMPDIR", tmp)
         .env("PINMASK_INSTRUCTOR_SECRET", "hunter2")
         .output()
         .expect("course runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Every file under `dir` with its contents, but those under `skip`.

@@ -1,29 +1,16 @@
 //! The `course` commands as a student and an instructor run them.
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/cli.rs"]
+#[allow(dead_code)]
+mod cli;
 #[path = "support/scratch.rs"]
 mod scratch;
+use cli::{course, text};
 use scratch::Scratch;
-
-fn course(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("course runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 #[test]
 fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {

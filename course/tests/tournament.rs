@@ -4,30 +4,18 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Instant;
 
 use movegen::pgn::read_games;
 
+#[path = "support/cli.rs"]
+#[allow(dead_code)]
+mod cli;
 #[path = "support/scratch.rs"]
 mod scratch;
+use cli::{course, text};
 use scratch::Scratch;
-
-fn course(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_course"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("course runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// Builds the lab 12 solution's engine in `root/ws` and returns the binary.
 fn build_student_engine(root: &Path) -> PathBuf {
