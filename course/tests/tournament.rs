@@ -4,7 +4,6 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use movegen::pgn::read_games;
@@ -17,35 +16,14 @@ mod scratch;
 use cli::{course, text};
 use scratch::Scratch;
 
-/// Builds the lab 12 solution's engine in `root/ws` and returns the binary.
+/// Builds the lab 12 solution's engine in `root/ws`, as `course check` builds a workspace,
+/// and returns the binary.
 fn build_student_engine(root: &Path) -> PathBuf {
     let out = course(&["init", "ws", "--solutions"], root);
     assert!(out.status.success(), "{}", text(&out));
     let ws = root.join("ws");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--offline",
-            "--release",
-            "--bin",
-            "engine",
-        ])
-        .arg("--manifest-path")
-        .arg(ws.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(ws.join("target"))
-        // The outer `cargo test`'s settings are not the student's.
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_TARGET")
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "{}", text(&out));
-    ws.join("target/release/engine")
+    course::workspace::build(&ws).unwrap_or_else(|e| panic!("the solution does not build:\n{e}"));
+    ws.join("target/debug/engine")
 }
 
 /// Stockfish, where it is installed (CI installs it).
