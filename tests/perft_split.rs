@@ -2,8 +2,10 @@
 //! published counts of the perft suites (tests/data/README.md says where they
 //! come from), in-process and through `engine perft split | units | merge`.
 
-use movegen::perft::{count_units, merge, read_units, result_line, split, write_units};
-use movegen::perft::{MergeError, PerftHash};
+use movegen::perft::deep::{
+    count_units, merge, read_units, result_line, split, write_units, MergeError,
+};
+use movegen::perft::PerftHash;
 use movegen::Position;
 use std::process::{Command, Output};
 

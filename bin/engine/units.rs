@@ -2,7 +2,7 @@
 //! into units (the work is `movegen`'s; this reads, writes and prints).
 
 use crate::cli::{MergeArgs, SplitArgs, UnitsArgs};
-use movegen::perft::UnitsFile;
+use movegen::perft::deep::{self, UnitsFile};
 use movegen::Position;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -18,10 +18,10 @@ pub fn split(args: &SplitArgs) -> Result<(), String> {
             "the split depth ({split}) must not exceed the total depth ({depth})"
         ));
     }
-    let units = movegen::perft::split(&root, split);
+    let units = deep::split(&root, split);
     let write = |w: &mut dyn Write| -> io::Result<()> {
         let mut w = BufWriter::new(w);
-        movegen::perft::write_units(&mut w, &root, split, depth, &units)?;
+        deep::write_units(&mut w, &root, split, depth, &units)?;
         w.flush()
     };
     let Some(path) = &args.out else {
@@ -59,15 +59,14 @@ pub fn units(args: &UnitsArgs) -> Result<(), String> {
     let hash = (args.hash > 0).then(|| movegen::perft::PerftHash::new(args.hash as usize));
     let mut out = io::stdout().lock();
     let mut failed = None;
-    movegen::perft::count_units(
+    deep::count_units(
         &file.positions,
         depth,
         args.threads as usize,
         hash.as_ref(),
         |i, n| {
             // Flushed line by line: whoever reads this keeps every finished unit.
-            let written =
-                writeln!(out, "{}", movegen::perft::result_line(i, n)).and_then(|()| out.flush());
+            let written = writeln!(out, "{}", deep::result_line(i, n)).and_then(|()| out.flush());
             written.map_err(|e| failed = Some(e)).is_ok()
         },
     );
@@ -82,15 +81,15 @@ pub fn merge(args: &MergeArgs) -> Result<(), String> {
     let results = &args.results;
     let file = read(&args.units, 0..0)?;
     let reader = open(results)?;
-    let total = movegen::perft::merge(&file.paths, reader)
-        .map_err(|e| format!("'{}': {e}", results.display()))?;
+    let total =
+        deep::merge(&file.paths, reader).map_err(|e| format!("'{}': {e}", results.display()))?;
     println!("units {}", file.paths.len());
     println!("nodes {total}");
     Ok(())
 }
 
 fn read(path: &Path, range: impl std::ops::RangeBounds<usize>) -> Result<UnitsFile, String> {
-    movegen::perft::read_units(open(path)?, range).map_err(|e| format!("'{}': {e}", path.display()))
+    deep::read_units(open(path)?, range).map_err(|e| format!("'{}': {e}", path.display()))
 }
 
 /// The file at `path`, or stdin for `-`.

@@ -7,7 +7,7 @@
 //! `cargo test` runs 100,000 texts (2 s); `PINMASK_ODD_TEXT_CASES` sets another number.
 
 #[cfg(feature = "std")]
-use movegen::perft::{merge, read_units};
+use movegen::perft::deep::{merge, read_units};
 #[cfg(feature = "std")]
 use movegen::pgn::PgnReader;
 use movegen::pgn::{read_games, GameResult};

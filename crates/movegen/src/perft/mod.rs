@@ -19,14 +19,11 @@
 //! piece and castling state and compiled for three x86-64 CPU levels,
 //! chosen at run time (about 3x faster, and most of the crate's machine
 //! code). The rest needs the `std` feature: `PerftHash` and the hashed
-//! and threaded counts, and the three steps of a perft too deep for one
-//! machine: `split` the tree at depth S into unique positions with their
-//! paths (a units file, `write_units`), count perft(D - S) of ranges of
-//! units anywhere (`count_units`), and `merge` the `index count`
-//! results into the exact total.
+//! and threaded counts, and, in [`deep`], the steps of a perft too deep
+//! for one machine.
 
 #[cfg(feature = "std")]
-mod batch;
+pub mod deep;
 #[cfg(feature = "fast-perft")]
 mod dispatch;
 #[cfg(feature = "std")]
@@ -34,30 +31,20 @@ mod hash;
 #[cfg(feature = "std")]
 mod identity;
 #[cfg(feature = "std")]
-mod merge;
-#[cfg(feature = "std")]
 mod parallel;
 #[cfg(feature = "fast-perft")]
 mod recursion;
 #[cfg(not(feature = "fast-perft"))]
 mod simple;
-#[cfg(feature = "std")]
-mod split;
-#[cfg(feature = "std")]
-mod units;
 
 use crate::moves::Move;
 use crate::position::Position;
 use alloc::vec::Vec;
 
-#[cfg(feature = "std")]
-pub use batch::count_units;
 #[cfg(feature = "fast-perft")]
 pub use dispatch::{perft, perft_hashed};
 #[cfg(feature = "std")]
 pub use hash::PerftHash;
-#[cfg(feature = "std")]
-pub use merge::{merge, result_line, MergeError};
 #[cfg(feature = "std")]
 pub use parallel::{
     divide_parallel, divide_streamed, divide_until, divide_with, perft_parallel, perft_with,
@@ -66,10 +53,6 @@ pub use parallel::{
 pub use simple::perft;
 #[cfg(all(feature = "std", not(feature = "fast-perft")))]
 pub use simple::perft_hashed;
-#[cfg(feature = "std")]
-pub use split::{split, Unit};
-#[cfg(feature = "std")]
-pub use units::{read_units, write_units, UnitsError, UnitsFile, UnitsHeader};
 
 /// Perft per root move ("divide"), in move generation order; `depth` 0
 /// gives an empty list.

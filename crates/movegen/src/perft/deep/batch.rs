@@ -1,7 +1,7 @@
 //! Counting a batch of units, each reported the moment it is done.
 
-use super::hash::PerftHash;
-use super::parallel::perft_with;
+use crate::perft::hash::PerftHash;
+use crate::perft::parallel::perft_with;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -19,7 +19,8 @@ use std::sync::mpsc;
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{count_units, perft, split};
+/// use movegen::perft::deep::{count_units, split};
+/// use movegen::perft::perft;
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -43,7 +44,7 @@ pub fn count_units(
     hash: Option<&PerftHash>,
     mut done: impl FnMut(usize, u64) -> bool,
 ) -> bool {
-    let threads = super::parallel::usable_threads(threads);
+    let threads = crate::perft::parallel::usable_threads(threads);
     if threads == 1 || units.len() < 2 * threads {
         return units
             .iter()
@@ -85,8 +86,8 @@ pub fn count_units(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perft::deep::split::split;
     use crate::perft::perft;
-    use crate::perft::split::split;
 
     /// The unique positions `depth` plies from the start, numbered.
     fn startpos_units(depth: u32) -> Vec<(usize, Position)> {

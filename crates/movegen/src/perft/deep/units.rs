@@ -32,7 +32,7 @@ const MAGIC: &str = "# pinmask perft units";
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{read_units, split, write_units};
+/// use movegen::perft::deep::{read_units, split, write_units};
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -62,7 +62,7 @@ pub struct UnitsHeader {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{read_units, split, write_units, UnitsError};
+/// use movegen::perft::deep::{read_units, split, write_units, UnitsError};
 /// use movegen::Position;
 ///
 /// assert_eq!(read_units("hello\n".as_bytes(), ..).unwrap_err(), UnitsError::NotUnits);
@@ -162,7 +162,7 @@ impl From<io::Error> for UnitsError {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{split, write_units};
+/// use movegen::perft::deep::{split, write_units};
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -201,7 +201,7 @@ pub fn write_units(
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{read_units, split, write_units, UnitsFile};
+/// use movegen::perft::deep::{read_units, split, write_units, UnitsFile};
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -232,7 +232,7 @@ pub struct UnitsFile {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{count_units, merge, read_units, result_line, split, write_units};
+/// use movegen::perft::deep::{count_units, merge, read_units, result_line, split, write_units};
 /// use movegen::Position;
 ///
 /// // The three steps of a split perft, in one process here.
@@ -357,7 +357,7 @@ fn check_totals(file: &UnitsFile) -> Result<(), UnitsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft::split::split;
+    use crate::perft::deep::split::split;
 
     fn written(root: &Position, s: u32, d: u32) -> String {
         let mut out = Vec::new();

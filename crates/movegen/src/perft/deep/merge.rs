@@ -9,7 +9,7 @@ use std::io::{self, BufRead};
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{merge, MergeError};
+/// use movegen::perft::deep::{merge, MergeError};
 ///
 /// let paths = [2, 3];
 /// assert_eq!(merge(&paths, "0 10\nx\n".as_bytes()), Err(MergeError::Line(2)));
@@ -76,7 +76,7 @@ impl From<io::Error> for MergeError {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{merge, result_line};
+/// use movegen::perft::deep::{merge, result_line};
 ///
 /// assert_eq!(result_line(7, 1234), "7 1234");
 /// let results = format!("{}\n{}\n", result_line(1, 5), result_line(0, 4));
@@ -114,7 +114,8 @@ fn parse_result_line(line: &str) -> Result<Option<(usize, u64)>, ()> {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{merge, perft, split};
+/// use movegen::perft::deep::{merge, split};
+/// use movegen::perft::perft;
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();

@@ -5,7 +5,7 @@
 //! of paths times perft(R): equal positions have equal subtrees, so each is
 //! counted once however many move orders lead to it.
 
-use super::identity::Identity;
+use crate::perft::identity::Identity;
 use crate::position::Position;
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{split, Unit};
+/// use movegen::perft::deep::{split, Unit};
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -47,7 +47,8 @@ pub struct Unit {
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{perft, split};
+/// use movegen::perft::deep::split;
+/// use movegen::perft::perft;
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
