@@ -118,38 +118,6 @@ fn ask_int(s: &mut Student, function: &str, fen: &str) -> Result<i64, Verdict> {
 // ---------------------------------------------------------------------------------------------
 // Evaluation.
 
-/// The same position with the colours swapped: ranks flipped, letters' case swapped, the
-/// other side to move.
-pub(crate) fn mirror_fen(fen: &str) -> String {
-    let f: Vec<&str> = fen.split_whitespace().collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
-    let side = if f[1] == "w" { "b" } else { "w" };
-    let mut castling: Vec<char> = swap(f[2]).chars().collect();
-    castling.sort_by_key(|c| "KQkq-".find(*c));
-    let castling: String = castling.into_iter().collect();
-    let ep = match f[3].as_bytes() {
-        [file, rank] => format!("{}{}", *file as char, (b'1' + b'8' - rank) as char),
-        _ => "-".to_string(),
-    };
-    format!(
-        "{} {side} {castling} {ep} {} {}",
-        placement.join("/"),
-        f.get(4).unwrap_or(&"0"),
-        f.get(5).unwrap_or(&"1")
-    )
-}
-
 fn check_evaluate(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let score = ask_int(s, "evaluate", start)?;
@@ -212,10 +180,10 @@ fn check_evaluate(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             .map_or(0, |p| p.chars().filter(|c| c.is_alphabetic()).count())
     });
     for fen in fens {
-        let mirrored = mirror_fen(&fen);
-        if Position::from_fen(&mirrored).is_err() {
+        let Ok(pos) = Position::from_fen(&fen) else {
             continue;
-        }
+        };
+        let mirrored = pos.mirrored().fen();
         let (a, b) = (
             ask_int(s, "evaluate", &fen)?,
             ask_int(s, "evaluate", &mirrored)?,
@@ -844,17 +812,6 @@ fn check_ordering_effect(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mirroring_swaps_the_colours() {
-        assert_eq!(
-            mirror_fen("4k3/8/8/3pP3/8/8/8/R3K3 w Q d6 0 2"),
-            "r3k3/8/8/8/3Pp3/8/8/4K3 b q d3 0 2"
-        );
-        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        assert_eq!(mirror_fen(&mirror_fen(fen)), fen);
-        assert!(Position::from_fen(&mirror_fen(fen)).is_ok());
-    }
 
     #[test]
     fn the_puzzles_hold_for_the_oracle() {

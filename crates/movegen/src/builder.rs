@@ -341,3 +341,39 @@ impl PositionBuilder {
         fen
     }
 }
+
+impl Position {
+    /// The same position with the colours swapped: each piece moves to its
+    /// square on the mirrored rank and changes colour, the other side is to
+    /// move, and the castling rights (each with its rook's file) and the
+    /// en-passant square change sides with them. The clocks stay. Evaluation
+    /// tests use it: a symmetric evaluation scores the two alike for the side
+    /// to move.
+    ///
+    /// ```
+    /// use movegen::Position;
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/R3K3 w Q d6 0 2").unwrap();
+    /// assert_eq!(pos.mirrored().fen(), "r3k3/8/8/8/3Pp3/8/8/4K3 b q d3 0 2");
+    /// assert_eq!(pos.mirrored().mirrored(), pos);
+    /// ```
+    pub fn mirrored(&self) -> Position {
+        let from = PositionBuilder::from_position(self);
+        let mut builder = PositionBuilder {
+            side: !from.side,
+            ep: from.ep.map(Square::flip_rank),
+            polyglot_ep: from.polyglot_ep.map(Square::flip_rank),
+            ..from.clone()
+        };
+        for (i, square) in from.board.iter().enumerate() {
+            // Index `i ^ 56` is square `i` on the mirrored rank.
+            builder.board[i ^ 56] = square.map(|(color, piece)| (!color, piece));
+        }
+        for color in Color::ALL {
+            builder.castling[(!color).index()] = from.castling[color.index()];
+        }
+        builder
+            .build()
+            .expect("the rules of chess are the same for both colours")
+    }
+}

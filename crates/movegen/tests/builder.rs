@@ -60,6 +60,46 @@ fn from_position_then_build_is_the_identity() {
     assert!(checked > 20_000, "{checked}");
 }
 
+#[test]
+fn a_mirrored_position_is_the_same_game_with_the_colours_swapped() {
+    let mut roots = suite("perft_standard.epd");
+    roots.extend(suite("thesis_positions.epd"));
+    roots.extend(suite("perft_chess960.epd"));
+    let mut rng = SplitMix64::new(7);
+    let mut checked = 0;
+    for root in roots {
+        let mut pos = root;
+        for _ in 0..12 {
+            let m = pos.mirrored();
+            assert_eq!(m.mirrored(), pos, "{pos}");
+            assert_eq!(m.mirrored().fen(), pos.fen());
+            assert_eq!(m.mirrored().polyglot_key(), pos.polyglot_key(), "{pos}");
+            assert_eq!(m.side_to_move(), !pos.side_to_move(), "{pos}");
+            for sq in movegen::Bitboard::FULL {
+                let swapped = pos.color_on(sq).map(|c| !c);
+                assert_eq!(m.color_on(sq.flip_rank()), swapped, "{pos} {sq}");
+                assert_eq!(m.piece_on(sq.flip_rank()), pos.piece_on(sq), "{pos} {sq}");
+            }
+            for color in Color::ALL {
+                for side in CastleSide::ALL {
+                    let rook = pos.castle_rook(color, side).map(Square::flip_rank);
+                    assert_eq!(m.castle_rook(!color, side), rook, "{pos}");
+                }
+            }
+            assert_eq!(m.ep_square(), pos.ep_square().map(Square::flip_rank));
+            assert_eq!(m.in_check(), pos.in_check(), "{pos}");
+            assert_eq!(movegen::perft::perft(&m, 2), movegen::perft::perft(&pos, 2));
+            checked += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
 /// A board as the tests keep it: what stands on each square, a1 = 0.
 type Board = [Option<(Color, Piece)>; 64];
 

@@ -207,25 +207,6 @@ mod tests {
         terms(&Position::from_fen(fen).unwrap())
     }
 
-    /// The same position with colours swapped and the board flipped.
-    fn mirror(fen: &str) -> String {
-        let f: Vec<&str> = fen.split(' ').collect();
-        let swap = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
-        let side = if f[1] == "w" { "b" } else { "w" };
-        format!("{} {side} {} - 0 1", board.join("/"), swap(f[2]))
-    }
-
     #[test]
     fn mirrored_positions_score_opposite() {
         for fen in [
@@ -234,7 +215,8 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
         ] {
-            let (x, y) = (eval_terms(fen), eval_terms(&mirror(fen)));
+            let pos = Position::from_fen(fen).unwrap();
+            let (x, y) = (terms(&pos), terms(&pos.mirrored()));
             assert_eq!((x.0, x.1), (-y.0, -y.1), "{fen}");
         }
     }
