@@ -21,15 +21,7 @@ pub fn openings() -> Vec<Position> {
 /// A game from `start` after `plies` random legal moves drawn by a
 /// generator seeded with `seed` (fewer if the game ends first).
 pub fn opening_game(start: &Position, seed: u64, plies: usize) -> Game {
-    let mut rng = SplitMix64::new(seed);
     let mut game = Game::new(*start);
-    for _ in 0..plies {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.below(moves.len())])
-            .expect("a generated move is legal");
-    }
+    search::datagen::play_random(&mut game, &mut SplitMix64::new(seed), plies);
     game
 }

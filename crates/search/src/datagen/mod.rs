@@ -12,7 +12,7 @@
 pub(crate) mod play;
 pub mod record;
 
-pub use play::{game_seed, Ending, DRAW_FROM_PLY, DRAW_PLIES, DRAW_SCORE, MAX_PLIES};
+pub use play::{game_seed, play_random, Ending, DRAW_FROM_PLY, DRAW_PLIES, DRAW_SCORE, MAX_PLIES};
 pub use play::{RESIGN_PLIES, RESIGN_SCORE};
 pub use record::{decode, encode, GameResult, Record, RecordError, RECORD_BYTES};
 

@@ -61,6 +61,29 @@ struct Kept {
     score: i32,
 }
 
+/// Plays `plies` legal moves drawn by `rng` (fewer if the game ends first):
+/// how self-play games leave their opening, here and in the examples that
+/// fit numbers to our own games.
+///
+/// ```
+/// use movegen::rng::SplitMix64;
+/// use movegen::{Game, Position};
+///
+/// let mut game = Game::new(Position::startpos());
+/// search::datagen::play_random(&mut game, &mut SplitMix64::new(1), 6);
+/// assert_eq!(game.position().fullmove_number(), 4);
+/// ```
+pub fn play_random(game: &mut Game, rng: &mut SplitMix64, plies: usize) {
+    for _ in 0..plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.below(moves.len())])
+            .expect("a generated move is legal");
+    }
+}
+
 /// Plays game `seed` from one of `openings` with `nodes` nodes a move.
 /// `control` stops it early (the game is then incomplete: discard it).
 pub fn play_game(
@@ -74,14 +97,7 @@ pub fn play_game(
     let start = openings[rng.below(openings.len())];
     let mut game = Game::new(start);
     let plies = RANDOM_PLIES_MIN + rng.below(RANDOM_PLIES_EXTRA + 1);
-    for _ in 0..plies {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play(moves[rng.below(moves.len())])
-            .expect("a generated move is legal");
-    }
+    play_random(&mut game, &mut rng, plies);
     searcher.clear();
     let limits = Limits {
         nodes: Some(nodes),
