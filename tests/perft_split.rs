@@ -5,7 +5,7 @@
 use movegen::perft::deep::{
     count_units, merge, read_units, result_line, split, write_units, MergeError,
 };
-use movegen::perft::PerftHash;
+use movegen::perft::{Perft, PerftHash};
 use movegen::Position;
 use std::process::{Command, Output};
 
@@ -36,7 +36,8 @@ fn split_count_merge(root: &Position, s: u32, depth: u32, hash: &PerftHash) -> u
     let units = read_units(file.as_slice(), ..).unwrap();
     assert_eq!(units.header.depth, depth);
     let mut results = String::new();
-    let done = count_units(&units.positions, depth - s, 2, Some(hash), |i, n| {
+    let options = Perft::new(depth - s).threads(2).hash(hash);
+    let done = count_units(&units.positions, options, |i, n| {
         results.push_str(&result_line(i, n));
         results.push('\n');
         true

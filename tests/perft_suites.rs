@@ -3,7 +3,7 @@
 //! is within a node budget, so `cargo test` stays quick; the `#[ignore]`d tests
 //! run every depth (`cargo test --release -- --ignored`).
 
-use movegen::perft::{perft, perft_with, PerftHash};
+use movegen::perft::{perft, Perft, PerftHash};
 use movegen::Position;
 
 /// One EPD line: the FEN and its `(depth, nodes)` counts.
@@ -71,7 +71,7 @@ fn standard_suite_hashed_on_two_threads() {
     // positions must never be mistaken for this one's.
     let hash = PerftHash::new(4);
     let checked = run_suite_with("perft_standard.epd", 2_000_000, |pos, depth| {
-        perft_with(pos, depth, 2, Some(&hash))
+        Perft::new(depth).threads(2).hash(&hash).count(pos)
     });
     assert!(checked > 500, "only {checked} counts checked");
 }
@@ -81,7 +81,7 @@ fn standard_suite_hashed_on_two_threads() {
 fn standard_suite_every_depth_hashed() {
     let hash = PerftHash::new(256);
     run_suite_with("perft_standard.epd", u64::MAX, |pos, depth| {
-        perft_with(pos, depth, 2, Some(&hash))
+        Perft::new(depth).threads(2).hash(&hash).count(pos)
     });
 }
 

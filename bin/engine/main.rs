@@ -62,18 +62,15 @@ fn perft(args: &PerftArgs) -> Result<(), String> {
     let hash = (args.hash > 0).then(|| movegen::perft::PerftHash::new(args.hash as usize));
     let start = Instant::now();
     let mut progress = progress::Progress::start(pos.legal_moves().len());
-    let div = movegen::perft::divide_streamed(
-        &pos,
-        depth,
-        args.threads as usize,
-        hash.as_ref(),
-        |mv, n| {
+    let div = movegen::perft::Perft::new(depth)
+        .threads(args.threads as usize)
+        .hash(hash.as_ref())
+        .divide(&pos, |mv, n| {
             let line = args
                 .divide
                 .then(|| uci::divide_line(mv, n, pos.castling_mode()));
             progress.root_done(n, line);
-        },
-    );
+        });
     progress.finish();
     if args.divide {
         println!();

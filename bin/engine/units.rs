@@ -3,6 +3,7 @@
 
 use crate::cli::{MergeArgs, SplitArgs, UnitsArgs};
 use movegen::perft::deep::{self, UnitsFile};
+use movegen::perft::{Perft, PerftHash};
 use movegen::Position;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -56,20 +57,17 @@ pub fn units(args: &UnitsArgs) -> Result<(), String> {
             header.depth, header.split
         ));
     }
-    let hash = (args.hash > 0).then(|| movegen::perft::PerftHash::new(args.hash as usize));
+    let hash = (args.hash > 0).then(|| PerftHash::new(args.hash as usize));
+    let options = Perft::new(depth)
+        .threads(args.threads as usize)
+        .hash(hash.as_ref());
     let mut out = io::stdout().lock();
     let mut failed = None;
-    deep::count_units(
-        &file.positions,
-        depth,
-        args.threads as usize,
-        hash.as_ref(),
-        |i, n| {
-            // Flushed line by line: whoever reads this keeps every finished unit.
-            let written = writeln!(out, "{}", deep::result_line(i, n)).and_then(|()| out.flush());
-            written.map_err(|e| failed = Some(e)).is_ok()
-        },
-    );
+    deep::count_units(&file.positions, options, |i, n| {
+        // Flushed line by line: whoever reads this keeps every finished unit.
+        let written = writeln!(out, "{}", deep::result_line(i, n)).and_then(|()| out.flush());
+        written.map_err(|e| failed = Some(e)).is_ok()
+    });
     match failed {
         Some(e) => Err(format!("cannot write the results: {e}")),
         None => Ok(()),

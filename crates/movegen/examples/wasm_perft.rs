@@ -6,7 +6,7 @@
 //! node crates/movegen/examples/wasm_perft.mjs target/wasm32-unknown-unknown/release/examples/wasm_perft.wasm
 //! ```
 
-use movegen::perft::{perft, perft_parallel};
+use movegen::perft::{perft, Perft};
 use movegen::Position;
 
 /// Perft `depth` from the start position.
@@ -19,7 +19,9 @@ pub extern "C" fn perft_start(depth: u32) -> u64 {
 /// `wasm32-unknown-unknown`, which has none, it counts on the calling thread.
 #[no_mangle]
 pub extern "C" fn perft_parallel_start(depth: u32, threads: u32) -> u64 {
-    perft_parallel(&Position::startpos(), depth, threads as usize)
+    Perft::new(depth)
+        .threads(threads as usize)
+        .count(&Position::startpos())
 }
 
 /// `len` bytes of this module's memory for the host to write a FEN into;

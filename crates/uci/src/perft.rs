@@ -1,5 +1,5 @@
 //! `go perft`'s share of the `Perft Hash` option. The counting itself,
-//! stoppable, is [`movegen::perft::divide_until`].
+//! stoppable, is [`movegen::perft::Perft`] with a stop flag.
 
 /// The MiB of perft hash a divide at `depth` gets when `Perft Hash` is
 /// `option_mb`: no more than its subtrees could fill (48^(depth - 2) counts

@@ -284,14 +284,11 @@ fn run_job(job: Job, searcher: &mut Searcher, hash_mb: usize, out: &Output) {
             let div = guarded(out, "perft", || {
                 let mb = perft::hash_mb(p.hash_mb, p.depth);
                 let hash = (mb > 0).then(|| movegen::perft::PerftHash::new(mb));
-                movegen::perft::divide_until(
-                    &p.pos,
-                    p.depth,
-                    p.threads,
-                    hash.as_ref(),
-                    &control.stop,
-                    |_, _| {},
-                )
+                movegen::perft::Perft::new(p.depth)
+                    .threads(p.threads)
+                    .hash(hash.as_ref())
+                    .stop(&control.stop)
+                    .divide(&p.pos, |_, _| {})
             });
             match div {
                 Some(Some(div)) => {

@@ -45,18 +45,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     unsafe { portable::perft(pos, depth) }
 }
 
-/// Perft with subtree counts cached in `hash` (the CPU dispatch of [`perft`]).
-///
-/// # Examples
-///
-/// ```
-/// use movegen::perft::{perft_hashed, PerftHash};
-/// use movegen::Position;
-///
-/// let hash = PerftHash::new(1);
-/// assert_eq!(perft_hashed(&Position::startpos(), 4, &hash), 197_281);
-/// ```
-pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
+/// Perft with subtree counts cached in `hash` (the CPU dispatch of
+/// [`perft`]); callers reach it through [`Perft::hash`](super::Perft::hash).
+pub(super) fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
     #[cfg(target_arch = "x86_64")]
     match copy() {
         // SAFETY: the CPU has every feature these copies are compiled for.

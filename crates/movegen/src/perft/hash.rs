@@ -30,14 +30,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// # Examples
 ///
 /// ```
-/// use movegen::perft::{perft_hashed, perft_with, PerftHash};
+/// use movegen::perft::{Perft, PerftHash};
 /// use movegen::Position;
 ///
 /// let hash = PerftHash::new(4); // about 4 MiB
 /// let pos = Position::startpos();
-/// assert_eq!(perft_hashed(&pos, 4, &hash), 197_281);
+/// assert_eq!(Perft::new(4).hash(&hash).count(&pos), 197_281);
 /// // A table may be shared by threads, and reused: the counts stay exact.
-/// assert_eq!(perft_with(&pos, 4, 2, Some(&hash)), 197_281);
+/// assert_eq!(Perft::new(4).threads(2).hash(&hash).count(&pos), 197_281);
 /// ```
 pub struct PerftHash {
     /// The block from the allocator, of `layout`; the buckets start at the
@@ -74,12 +74,12 @@ impl PerftHash {
     /// # Examples
     ///
     /// ```
-    /// use movegen::perft::{perft_hashed, PerftHash};
+    /// use movegen::perft::{Perft, PerftHash};
     /// use movegen::Position;
     ///
     /// // Even a table of a single bucket (0 MiB) gives exact counts.
     /// let tiny = PerftHash::new(0);
-    /// assert_eq!(perft_hashed(&Position::startpos(), 3, &tiny), 8_902);
+    /// assert_eq!(Perft::new(3).hash(&tiny).count(&Position::startpos()), 8_902);
     /// ```
     pub fn new(mb: usize) -> PerftHash {
         let mut n = (mb.saturating_mul(1 << 20) / BUCKET).max(1);

@@ -28,17 +28,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft with subtree counts cached in `hash`.
-///
-/// ```
-/// use movegen::perft::{perft_hashed, PerftHash};
-/// use movegen::Position;
-///
-/// let hash = PerftHash::new(1);
-/// assert_eq!(perft_hashed(&Position::startpos(), 4, &hash), 197_281);
-/// ```
+/// Perft with subtree counts cached in `hash`; callers reach it through
+/// [`Perft::hash`](super::Perft::hash).
 #[cfg(feature = "std")]
-pub fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
+pub(super) fn perft_hashed(pos: &Position, depth: u32, hash: &PerftHash) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }

@@ -1,26 +1,27 @@
 //! Counting a batch of units, each reported the moment it is done.
 
-use crate::perft::hash::PerftHash;
-use crate::perft::parallel::perft_with;
+use crate::perft::parallel::usable_threads;
+use crate::perft::Perft;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// Counts perft(`depth`) below each of `units` (index, position) and hands
-/// each (index, count) to `done` as soon as it is counted, so a run that dies
+/// Counts perft below each of `units` (index, position) as `options` say
+/// (depth, threads, table) and hands each (index, count) to `done` as soon
+/// as it is counted, so a run that dies
 /// loses only the units in flight. `done` returns false to stop early (for
 /// example when the output is gone); then no further unit is started.
 ///
 /// With at least two units per thread, each thread counts whole units (taken
 /// in order, one at a time, so the report order is nearly the file order);
 /// with fewer, the units go one after another, each split over the threads.
-/// All threads share `hash`. Returns whether every unit was counted.
+/// All threads share the table. Returns whether every unit was counted.
 ///
 /// # Examples
 ///
 /// ```
 /// use movegen::perft::deep::{count_units, split};
-/// use movegen::perft::perft;
+/// use movegen::perft::{perft, Perft};
 /// use movegen::Position;
 ///
 /// let root = Position::startpos();
@@ -28,7 +29,7 @@ use std::sync::mpsc;
 ///     split(&root, 2).iter().enumerate().map(|(i, u)| (i, u.position)).collect();
 /// let mut total = 0;
 /// let mut reported = 0;
-/// let finished = count_units(&units, 2, 2, None, |_index, count| {
+/// let finished = count_units(&units, Perft::new(2).threads(2), |_index, count| {
 ///     total += count;
 ///     reported += 1;
 ///     true
@@ -39,17 +40,15 @@ use std::sync::mpsc;
 /// ```
 pub fn count_units(
     units: &[(usize, Position)],
-    depth: u32,
-    threads: usize,
-    hash: Option<&PerftHash>,
+    options: Perft<'_>,
     mut done: impl FnMut(usize, u64) -> bool,
 ) -> bool {
-    let threads = crate::perft::parallel::usable_threads(threads);
+    let threads = usable_threads(options.threads);
     if threads == 1 || units.len() < 2 * threads {
-        return units
-            .iter()
-            .all(|(i, pos)| done(*i, perft_with(pos, depth, threads, hash)));
+        return units.iter().all(|(i, pos)| done(*i, options.count(pos)));
     }
+    // Each thread counts whole units on its own.
+    let one_thread = options.threads(1);
     let next = AtomicUsize::new(0);
     // Set only by this (the reporting) thread, read by the counting threads.
     let stop = AtomicBool::new(false);
@@ -63,7 +62,7 @@ pub fn count_units(
                     let Some((i, pos)) = units.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let count = perft_with(pos, depth, 1, hash);
+                    let count = one_thread.count(pos);
                     // The receiver lives until every sender is gone.
                     let _ = tx.send((*i, count));
                 }
@@ -87,7 +86,7 @@ pub fn count_units(
 mod tests {
     use super::*;
     use crate::perft::deep::split::split;
-    use crate::perft::perft;
+    use crate::perft::{perft, PerftHash};
 
     /// The unique positions `depth` plies from the start, numbered.
     fn startpos_units(depth: u32) -> Vec<(usize, Position)> {
@@ -105,7 +104,8 @@ mod tests {
         for (threads, hash) in [(1, None), (2, Some(&hash)), (3, None)] {
             for batch in [&units[..], &units[..3]] {
                 let mut seen = vec![None; units.len()];
-                let finished = count_units(batch, 2, threads, hash, |i, n| {
+                let options = Perft::new(2).threads(threads).hash(hash);
+                let finished = count_units(batch, options, |i, n| {
                     assert!(seen[i].replace(n).is_none(), "unit {i} reported twice");
                     true
                 });
@@ -123,7 +123,7 @@ mod tests {
         let units = startpos_units(2);
         for threads in [1, 2] {
             let mut calls = 0;
-            let finished = count_units(&units, 3, threads, None, |_, _| {
+            let finished = count_units(&units, Perft::new(3).threads(threads), |_, _| {
                 calls += 1;
                 calls < 5
             });

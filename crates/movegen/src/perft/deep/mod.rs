@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use movegen::perft::deep::{count_units, merge, split};
-//! use movegen::perft::perft;
+//! use movegen::perft::{perft, Perft};
 //! use movegen::Position;
 //!
 //! let root = Position::startpos();
@@ -19,7 +19,7 @@
 //! let numbered: Vec<(usize, Position)> =
 //!     units.iter().enumerate().map(|(i, u)| (i, u.position)).collect();
 //! let mut results = String::new();
-//! count_units(&numbered, 2, 1, None, |i, n| {
+//! count_units(&numbered, Perft::new(2), |i, n| {
 //!     results += &format!("{i} {n}\n");
 //!     true
 //! });

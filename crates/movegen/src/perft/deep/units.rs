@@ -233,6 +233,7 @@ pub struct UnitsFile {
 ///
 /// ```
 /// use movegen::perft::deep::{count_units, merge, read_units, result_line, split, write_units};
+/// use movegen::perft::Perft;
 /// use movegen::Position;
 ///
 /// // The three steps of a split perft, in one process here.
@@ -241,7 +242,7 @@ pub struct UnitsFile {
 /// write_units(&mut file, &root, 2, 4, &split(&root, 2)).unwrap();
 /// let units = read_units(file.as_slice(), ..).unwrap();
 /// let mut results = String::new();
-/// count_units(&units.positions, 2, 1, None, |i, n| {
+/// count_units(&units.positions, Perft::new(2), |i, n| {
 ///     results += &result_line(i, n);
 ///     results.push('\n');
 ///     true
