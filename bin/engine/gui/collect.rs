@@ -2,6 +2,7 @@
 //! cases appended to the `--cases` file.
 
 use super::http::{param, Call, Reply, Router};
+use super::lock::lock;
 use super::{api, position_param};
 use axum::http::Method;
 use movegen::CastlingMode;
@@ -33,7 +34,7 @@ pub fn register(router: &mut Router, cases: Option<PathBuf>) {
     // Appends from two threads must not interleave within a line.
     let file = Arc::new(Mutex::new(cases));
     router.add(Method::POST, "/api/cases", move |call| {
-        let path = file.lock().unwrap_or_else(|e| e.into_inner());
+        let path = lock(&file);
         save_case(path.as_ref(), call)
     });
 }

@@ -2,9 +2,10 @@
 //! tables belong to `crowd::store`, the games' to `play::store`; both live in
 //! the one file named by `--db`.
 
+use super::lock::lock;
 use rusqlite::Connection;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// The file's one writer, in this process: every write transaction (the
@@ -18,7 +19,7 @@ pub struct Writer(Arc<Mutex<()>>);
 impl Writer {
     /// Waits for the write turn; it ends when the guard is dropped.
     pub fn turn(&self) -> MutexGuard<'_, ()> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.0)
     }
 }
 

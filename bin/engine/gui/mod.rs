@@ -11,8 +11,9 @@
 //! connections (hyper on a tokio runtime built here only, timeouts, the
 //! Host and Origin layer, graceful shutdown); handlers are plain functions
 //! run on the runtime's blocking pool; [`events`] pushes updates. The
-//! routes' state is shared read-only or owned by its mode's store; what the
-//! server promises is written down in `docs/server.md`.
+//! routes' state is shared read-only or owned by its mode's store, behind
+//! [`lock`]'s helpers; what the server promises is written down in
+//! `docs/server.md`.
 
 mod api;
 mod collect;
@@ -21,6 +22,7 @@ mod db;
 mod events;
 mod explore;
 mod http;
+mod lock;
 mod play;
 mod review;
 mod server;

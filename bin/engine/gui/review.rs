@@ -13,6 +13,7 @@
 
 use super::events::{self, Pushed};
 use super::http::{param, Call, Reply, Router};
+use super::lock::lock;
 use super::play::{Play, Ticket};
 use axum::extract::Query;
 use axum::http::Method;
@@ -25,7 +26,7 @@ use search::{wdl_material, Limits, Score, SearchControl, Searcher};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
 /// Depth of each position's search when the request names none: as
@@ -83,10 +84,6 @@ struct State {
     status: &'static str,
     summary: Option<Value>,
     pgn: Option<String>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl State {

@@ -22,6 +22,7 @@ use super::api;
 use super::db::{now_ms, Writer};
 use super::events;
 use super::http::{cookie, Call, Reply, Router};
+use super::lock::{lock, read, write};
 use axum::http::{HeaderMap, Method};
 use axum::response::IntoResponse;
 use movegen::{Color, Position};
@@ -34,7 +35,7 @@ use session::{Setup, Strength};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use store::GameStore;
@@ -59,11 +60,6 @@ pub struct Play {
     dispatcher: Mutex<Option<JoinHandle<()>>>,
     /// The runtime that runs the flag timers (set when the routes are).
     runtime: Mutex<Option<tokio::runtime::Handle>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic inside a request is answered 500; what it held stays usable.
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Play {
@@ -152,13 +148,11 @@ impl Play {
     }
 
     fn all_seats(&self) -> Vec<Arc<Mutex<Seat>>> {
-        let seats = self.seats.read().unwrap_or_else(PoisonError::into_inner);
-        seats.values().cloned().collect()
+        read(&self.seats).values().cloned().collect()
     }
 
     fn seat(&self, key: &str) -> Option<Arc<Mutex<Seat>>> {
-        let seats = self.seats.read().unwrap_or_else(PoisonError::into_inner);
-        seats.get(key).cloned()
+        read(&self.seats).get(key).cloned()
     }
 
     /// The seat named by the request's cookie, if it is one of ours.
@@ -252,7 +246,7 @@ impl Play {
         let limit = now_ms - IDLE_LIMIT.as_millis() as i64;
         let mut gone = Vec::new();
         {
-            let mut seats = self.seats.write().unwrap_or_else(PoisonError::into_inner);
+            let mut seats = write(&self.seats);
             let mut by_age: Vec<(i64, Arc<str>)> = seats
                 .iter()
                 .map(|(k, s)| (lock(s).touched_ms, Arc::clone(k)))
@@ -437,10 +431,7 @@ fn new_game(play: &Arc<Play>, call: &mut Call, now: Instant) -> Result<Reply, Re
         now,
         now_ms(),
     )));
-    play.seats
-        .write()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(Arc::clone(&key), Arc::clone(&seat));
+    write(&play.seats).insert(Arc::clone(&key), Arc::clone(&seat));
     let mut seat = lock(&seat);
     play.queue_engine(&mut seat, now);
     play.save(&seat, now)?;
