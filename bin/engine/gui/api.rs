@@ -2,9 +2,9 @@
 //! bitboards, the comparison of an expert's list with the generator, divide
 //! counts, bundled positions, and the line a saved case becomes.
 
-use movegen::{Bitboard, CastlingMode, Color, Move, Position, Square};
+use movegen::{Bitboard, CastlingMode, Color, Move, Position, Square, UciMove};
 use serde_json::{json, Value};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 /// The bundled positions the page offers: (name, EPD text, Chess960).
 const SUITES: [(&str, &str, bool); 3] = [
@@ -44,8 +44,15 @@ pub fn with_mode(pos: &Position, chess960: bool) -> Position {
         .unwrap_or(*pos)
 }
 
-fn uci(mv: Move, chess960: bool) -> String {
-    mv.to_uci(CastlingMode::from_chess960(chess960)).to_string()
+/// `moves` as the page writes them (castling as in [`with_mode`]), in the
+/// order of that text.
+fn sorted_texts(moves: impl IntoIterator<Item = Move>, mode: CastlingMode) -> Vec<String> {
+    let mut texts: Vec<String> = moves
+        .into_iter()
+        .map(|m| m.to_uci(mode).to_string())
+        .collect();
+    texts.sort();
+    texts
 }
 
 fn board(pos: &Position) -> Vec<String> {
@@ -62,28 +69,26 @@ fn board(pos: &Position) -> Vec<String> {
 
 /// Everything the page draws for a position.
 pub fn position(pos: &Position, chess960: bool) -> Value {
+    let mode = CastlingMode::from_chess960(chess960);
     let legal = pos.legal_moves();
-    let mut moves: Vec<String> = legal.iter().map(|&m| uci(m, chess960)).collect();
-    moves.sort();
-    // Each piece's targets as the page enters them (castling: see `uci`).
-    let mut targets = serde_json::Map::new();
+    // Each piece's targets as the page enters them: the squares its moves
+    // name in UCI (castling in `mode`).
+    let mut targets: BTreeMap<Square, Bitboard> = BTreeMap::new();
     for &mv in legal.iter() {
-        let text = uci(mv, chess960);
-        let to = Square::parse(&text[2..4]).expect("UCI moves hold squares");
-        let from = mv.from().to_string();
-        let prev = targets
-            .get(&from)
-            .and_then(Value::as_str)
-            .and_then(|h| u64::from_str_radix(&h[2..], 16).ok())
-            .unwrap_or(0);
-        targets.insert(from, json!(hex(Bitboard(prev) | Bitboard::from_square(to))));
+        if let UciMove::Normal { from, to, .. } = mv.to_uci(mode) {
+            *targets.entry(from).or_default() |= Bitboard::from_square(to);
+        }
     }
+    let targets: serde_json::Map<String, Value> = targets
+        .into_iter()
+        .map(|(from, to)| (from.to_string(), json!(hex(to))))
+        .collect();
     // Each legal move's SAN, keyed by its UCI text, for the page's lists.
     let san: serde_json::Map<String, Value> = legal
         .iter()
         .map(|&mv| {
             (
-                uci(mv, chess960),
+                mv.to_uci(mode).to_string(),
                 json!(pos.san(mv).expect("a listed move is legal").to_string()),
             )
         })
@@ -107,7 +112,7 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
         "castling": fields.nth(2).unwrap_or("-"),
         "en_passant": pos.ep_square().map(|s| s.to_string()),
         "board": board(pos),
-        "legal": moves,
+        "legal": sorted_texts(legal.iter().copied(), mode),
         "san": san,
         "status": status,
         "checkers": hex(pos.checkers()),
@@ -128,11 +133,18 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
 }
 
 /// The expert's claims judged: claims the generator agrees with, legal
-/// moves not claimed, and each wrong claim with its reason.
+/// moves not claimed, and each wrong claim with its reason. Moves are kept
+/// as moves, and written as the page writes them (castling in `mode`) only
+/// in the JSON and the case line.
 pub struct Verdict {
-    pub found: Vec<String>,
-    pub missed: Vec<String>,
+    mode: CastlingMode,
+    /// The legal moves claimed, in the order claimed.
+    pub found: Vec<Move>,
+    /// The legal moves not claimed.
+    pub missed: Vec<Move>,
+    /// Each wrong claim as given, with its reason.
     pub wrong: Vec<(String, String)>,
+    /// Claims given again, as given.
     pub repeated: Vec<String>,
 }
 
@@ -140,14 +152,15 @@ pub struct Verdict {
 pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> Verdict {
     let mut seen = HashSet::new();
     let mut verdict = Verdict {
+        mode: CastlingMode::from_chess960(chess960),
         found: Vec::new(),
         missed: Vec::new(),
         wrong: Vec::new(),
         repeated: Vec::new(),
     };
     for claim in claims {
-        match movegen::explain_move(&crate::gui::api::with_mode(pos, chess960), claim) {
-            Ok(mv) if seen.insert(mv) => verdict.found.push(uci(mv, chess960)),
+        match movegen::explain_move(&with_mode(pos, chess960), claim) {
+            Ok(mv) if seen.insert(mv) => verdict.found.push(mv),
             Ok(_) => verdict.repeated.push(claim.clone()),
             Err(why) => {
                 if verdict.wrong.iter().any(|(c, _)| c == claim) {
@@ -163,10 +176,9 @@ pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> Verdict {
     verdict.missed = pos
         .legal_moves()
         .iter()
-        .filter(|m| !seen.contains(*m))
-        .map(|&m| uci(m, chess960))
+        .copied()
+        .filter(|m| !seen.contains(m))
         .collect();
-    verdict.missed.sort();
     verdict
 }
 
@@ -178,9 +190,14 @@ impl Verdict {
             .iter()
             .map(|(m, r)| json!({"move": m, "reason": r}))
             .collect();
+        let found: Vec<String> = self
+            .found
+            .iter()
+            .map(|m| m.to_uci(self.mode).to_string())
+            .collect();
         json!({
-            "found": self.found,
-            "missed": self.missed,
+            "found": found,
+            "missed": sorted_texts(self.missed.iter().copied(), self.mode),
             "wrong": wrong,
             "repeated": self.repeated,
         })
@@ -190,12 +207,9 @@ impl Verdict {
     /// moves in the order entered, `;missed` and `;wrong` as judged now.
     pub fn case_line(&self, fen: &str, claims: &[String]) -> String {
         let wrong: Vec<String> = self.wrong.iter().map(|(m, _)| m.clone()).collect();
+        let missed = sorted_texts(self.missed.iter().copied(), self.mode);
         let mut line = fen.to_string();
-        for (name, moves) in [
-            ("claimed", claims),
-            ("missed", &self.missed),
-            ("wrong", &wrong),
-        ] {
+        for (name, moves) in [("claimed", claims), ("missed", &missed), ("wrong", &wrong)] {
             line += &format!(" ;{name}");
             for m in moves {
                 line += &format!(" {m}");
@@ -207,9 +221,10 @@ impl Verdict {
 
 /// `go perft`-style divide counts.
 pub fn divide(pos: &Position, depth: u32, chess960: bool) -> Value {
+    let mode = CastlingMode::from_chess960(chess960);
     let mut rows: Vec<(String, u64)> = movegen::perft::divide(pos, depth)
         .into_iter()
-        .map(|(m, n)| (uci(m, chess960), n))
+        .map(|(m, n)| (m.to_uci(mode).to_string(), n))
         .collect();
     rows.sort();
     let total: u64 = rows.iter().map(|r| r.1).sum();
@@ -288,7 +303,7 @@ mod tests {
         let pos = Position::startpos();
         let claims: Vec<String> = ["e2e4", "e2e4", "e2e5", "g1f3"].map(String::from).to_vec();
         let v = judge(&pos, &claims, false);
-        assert_eq!(v.found, ["e2e4", "g1f3"]);
+        assert_eq!(v.to_json()["found"], json!(["e2e4", "g1f3"]));
         assert_eq!(v.repeated, ["e2e4"]);
         assert_eq!(v.wrong.len(), 1);
         assert_eq!(v.wrong[0].1, "a pawn does not move from e2 to e5");
@@ -298,6 +313,23 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;claimed e2e4 e2e4 e2e5 g1f3 ;missed a2a3 "
         ));
         assert!(line.ends_with(" h2h4 ;wrong e2e5"), "{line}");
+    }
+
+    #[test]
+    fn castling_targets_follow_the_notation() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        let king = |chess960: bool| {
+            let value = position(&pos, chess960);
+            let hex = value["targets"]["e1"].as_str().unwrap().to_string();
+            Bitboard(u64::from_str_radix(&hex[2..], 16).unwrap())
+        };
+        let (g1, h1) = (Square::parse("g1").unwrap(), Square::parse("h1").unwrap());
+        assert!(king(false).has(g1) && !king(false).has(h1));
+        assert!(king(true).has(h1) && !king(true).has(g1));
+        assert!(position(&pos, false)["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("e1g1")));
     }
 
     #[test]
