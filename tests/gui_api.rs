@@ -401,6 +401,50 @@ fn errors_below_the_handlers_have_json_bodies() {
     }
 }
 
+/// A request refused before its route reads the body (no game, no token,
+/// a route that takes no body) still has its body read, so its kept-alive
+/// connection serves the next request. The body comes a moment after the
+/// head, as Python's `http.client` sends it: left unread, hyper closed the
+/// connection after the reply, and the next request on it was lost.
+#[test]
+fn a_refused_request_keeps_its_connection() {
+    let s = start("keep-alive");
+    let host = format!("Host: 127.0.0.1:{}", s.port);
+    let firsts = [
+        ("POST", "/api/play/move", r#"{"move": "e2e4"}"#, 409),
+        ("POST", "/api/crowd/close", r#"{"task": 1}"#, 401),
+        ("POST", "/api/crowd/next", "{}", 401),
+        ("POST", "/api/cases", "{", 400),
+        ("GET", "/api/crowd/tasks", "ignored", 401),
+    ];
+    for (method, path, body, code) in firsts {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\n{host}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let rest = format!("{body}GET /api/config HTTP/1.1\r\n{host}\r\nConnection: close\r\n\r\n");
+        let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        // The server may have closed the connection: the replies tell.
+        let _ = stream.write_all(rest.as_bytes());
+        let mut replies = String::new();
+        let _ = stream.read_to_string(&mut replies);
+        let statuses: Vec<&str> = replies
+            .match_indices("HTTP/1.1 ")
+            .map(|(at, _)| &replies[at + 9..at + 12])
+            .collect();
+        assert_eq!(
+            statuses,
+            [code.to_string().as_str(), "200"],
+            "{method} {path}: {replies}"
+        );
+    }
+}
+
 /// Opens an event stream; its status once the head has arrived, and the
 /// connection (kept open) with the rest of the head.
 fn open_stream(port: u16) -> (u16, String, TcpStream) {

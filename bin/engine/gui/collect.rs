@@ -1,9 +1,12 @@
 //! The collect mode: one expert's list compared with the generator, and
 //! cases appended to the `--cases` file.
 
-use super::http::{param, Call, Reply, Router};
+use super::api;
+use super::extract::{Json, Query};
+use super::http::Reply;
 use super::lock::lock;
-use super::{api, position_param};
+use super::page::At;
+use super::router::{route, Route};
 use axum::http::Method;
 use movegen::CastlingMode;
 use serde::Deserialize;
@@ -16,27 +19,47 @@ use std::sync::{Arc, Mutex};
 /// Most claims a case may hold (a position has at most 218 legal moves).
 pub const MAX_CLAIMS: usize = 1000;
 
-/// Registers `GET /api/compare` and `POST /api/cases`.
-pub fn register(router: &mut Router, cases: Option<PathBuf>) {
-    router.add(Method::GET, "/api/compare", |call| {
-        let (pos, chess960) = position_param(&call.params)?;
-        let claims: Vec<String> = param(&call.params, "moves")
-            .unwrap_or("")
-            .split([',', ' '])
-            .filter(|m| !m.is_empty())
-            .map(String::from)
-            .collect();
-        if claims.len() > MAX_CLAIMS {
-            return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
-        }
-        Ok(Reply::json(api::judge(&pos, &claims, chess960).to_json()))
-    });
-    // Appends from two threads must not interleave within a line.
-    let file = Arc::new(Mutex::new(cases));
-    router.add(Method::POST, "/api/cases", move |call| {
-        let path = lock(&file);
-        save_case(path.as_ref(), call)
-    });
+/// The `--cases` file, if any. Appends from two threads must not
+/// interleave within a line, so each holds the lock.
+pub struct Cases(Mutex<Option<PathBuf>>);
+
+impl Cases {
+    /// Cases appended to `path`, or refused without one.
+    pub fn new(path: Option<PathBuf>) -> Arc<Cases> {
+        Arc::new(Cases(Mutex::new(path)))
+    }
+}
+
+/// Collect's table: `GET /api/compare` and `POST /api/cases`.
+pub fn routes() -> Vec<Route<Arc<Cases>>> {
+    vec![
+        route(Method::GET, "/api/compare", compare),
+        route(Method::POST, "/api/cases", save_case),
+    ]
+}
+
+/// The query of `GET /api/compare` beside the position's.
+#[derive(Deserialize)]
+struct CompareQuery {
+    /// The claimed moves, separated by commas or spaces.
+    moves: Option<String>,
+}
+
+/// `GET /api/compare?fen=&chess960=&moves=`: the claims judged.
+fn compare(_: &Arc<Cases>, (at, Query(query)): (At, Query<CompareQuery>)) -> Result<Reply, Reply> {
+    let claims: Vec<String> = query
+        .moves
+        .unwrap_or_default()
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(String::from)
+        .collect();
+    if claims.len() > MAX_CLAIMS {
+        return Err(Reply::error(400, format!("at most {MAX_CLAIMS} moves")));
+    }
+    Ok(Reply::json(
+        api::judge(&at.pos, &claims, at.chess960).to_json(),
+    ))
 }
 
 /// The body of `POST /api/cases`.
@@ -50,22 +73,19 @@ struct CaseBody {
 
 /// `POST /api/cases` with `{"fen": ..., "moves": [...]}`: judges the claims
 /// and appends the case as one line to the `--cases` file.
-fn save_case(path: Option<&PathBuf>, call: &mut Call) -> Result<Reply, Reply> {
-    let Some(path) = path else {
+fn save_case(cases: &Arc<Cases>, Json(body): Json<CaseBody>) -> Result<Reply, Reply> {
+    let path = lock(&cases.0);
+    let Some(path) = path.as_ref() else {
         return Err(Reply::error(
             409,
             "no cases file: start the page with `engine gui --cases FILE`",
         ));
     };
-    let body: CaseBody = call.json()?;
     let moves = claims(&body.moves)?;
-    let mut params = vec![("fen".to_string(), body.fen)];
-    if body.chess960 == Some(true) {
-        params.push(("chess960".to_string(), "1".to_string()));
-    }
-    let (pos, chess960) = position_param(&params)?;
-    let verdict = api::judge(&pos, &moves, chess960);
-    let line = verdict.case_line(&pos.fen_with(CastlingMode::from_chess960(chess960)), &moves);
+    let at = At::new(Some(&body.fen), body.chess960 == Some(true))?;
+    let verdict = api::judge(&at.pos, &moves, at.chess960);
+    let fen = at.pos.fen_with(CastlingMode::from_chess960(at.chess960));
+    let line = verdict.case_line(&fen, &moves);
     let written = OpenOptions::new()
         .create(true)
         .append(true)

@@ -4,6 +4,9 @@
 //! streams are counted: past [`Streams`]'s limit a new one is refused.
 
 use super::http::{secure_headers, Reply};
+use super::router::Route;
+use axum::extract::FromRequest;
+use axum::http::Method;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
@@ -86,6 +89,20 @@ impl Streams {
             Place(Arc::clone(&self.open)),
         )
     }
+}
+
+/// `GET path`: a mode's event stream, of the receiver `subscribe` gives
+/// for the request's input `E` (refused as `E`'s extractor refuses), opened
+/// by `streams`.
+pub fn route<S, M: 'static, E, F>(path: &'static str, streams: Streams, subscribe: F) -> Route<S>
+where
+    S: Clone + Send + Sync + 'static,
+    E: FromRequest<S, M> + Send + 'static,
+    F: Fn(&S, E) -> watch::Receiver<Pushed> + Clone + Send + Sync + 'static,
+{
+    super::router::route(Method::GET, path, move |state: &S, input: E| {
+        streams.open(|| subscribe(state, input))
+    })
 }
 
 /// The stream of `latest`'s values until it closes or `closing` turns

@@ -1,24 +1,12 @@
-//! The HTTP edge of the board page: replies, what a handler is given (the
-//! headers, the query, the body read within its limits), typed JSON bodies,
-//! and the routes each mode registers.
-//!
-//! Handlers are plain synchronous functions (they read the database and
-//! take locks); each runs on tokio's blocking pool, so none holds up the
-//! runtime's threads. The connection handling (timeouts, closing, shutdown)
-//! is [`super::server`]'s.
+//! The HTTP edge of the board page: the [`Reply`] every route answers
+//! with (a JSON `error` for every 4xx and 5xx), the headers every reply
+//! carries, cookies, and the Host and Origin check. How routes are written
+//! is [`super::router`]'s, what they read [`super::extract`]'s; the
+//! connections (timeouts, closing, shutdown) are [`super::server`]'s.
 
-use axum::body::{Body, Bytes};
-use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodFilter, MethodRouter};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-/// Largest request body we read (a case is a FEN and a few hundred moves).
-pub const MAX_BODY: usize = 64 * 1024;
 
 /// A reply: status code, content type and body.
 #[derive(Debug)]
@@ -116,31 +104,6 @@ impl IntoResponse for Reply {
     }
 }
 
-/// What a handler gets: the headers, decoded query parameters and
-/// the body (at most [`MAX_BODY`] bytes, read in full before the handler runs).
-pub struct Call {
-    pub headers: HeaderMap,
-    pub params: Vec<(String, String)>,
-    pub body: Bytes,
-}
-
-impl Call {
-    /// The value of request header `name`, if sent as text.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    /// The value of cookie `name`, if the request carries it.
-    pub fn cookie(&self, name: &str) -> Option<&str> {
-        cookie(&self.headers, name)
-    }
-
-    /// The body as `T`: see [`parse_body`].
-    pub fn json<T: DeserializeOwned>(&self) -> Result<T, Reply> {
-        parse_body(&self.body)
-    }
-}
-
 /// The value of cookie `name` in `headers`, if sent.
 pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
@@ -151,198 +114,6 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v)
-}
-
-/// A JSON body read as `T` (a serde type that denies unknown fields): a body
-/// that is not JSON, not an object, has a field of the wrong type or an
-/// unknown field is a 400 whose `error` names what was wrong.
-pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, Reply> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| Reply::error(400, format!("the body is not JSON: {e}")))?;
-    if !value.is_object() {
-        return Err(Reply::error(400, "the body must be a JSON object"));
-    }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = if path == "." {
-            inner.to_string()
-        } else {
-            format!("field \"{path}\": {inner}")
-        };
-        Reply::json_status(400, json!({ "error": message, "field": path }))
-    })
-}
-
-/// A route's handler; modes capture their own state in it.
-pub type Handler = Arc<dyn Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync>;
-
-/// The routes of every mode: exact paths, one handler per method (a `GET`
-/// also answers `HEAD`), gathered into one axum router.
-#[derive(Default)]
-pub struct Router {
-    routes: BTreeMap<&'static str, MethodRouter>,
-    taken: Vec<(Method, &'static str)>,
-}
-
-impl Router {
-    /// Adds the synchronous `handler` for `method` on `path`.
-    pub fn add(
-        &mut self,
-        method: Method,
-        path: &'static str,
-        handler: impl Fn(&mut Call) -> Result<Reply, Reply> + Send + Sync + 'static,
-    ) {
-        let handler: Handler = Arc::new(handler);
-        let filter = MethodFilter::try_from(method.clone()).expect("our routes use plain methods");
-        self.add_async(
-            method,
-            path,
-            axum::routing::on(filter, move |request: Request<Body>| {
-                run(Arc::clone(&handler), request)
-            }),
-        );
-    }
-
-    /// Adds an asynchronous route (an event stream) for `method` on `path`.
-    pub fn add_async(&mut self, method: Method, path: &'static str, route: MethodRouter) {
-        assert!(
-            !self.taken.iter().any(|(m, p)| *m == method && *p == path),
-            "each route is registered once: {method} {path}"
-        );
-        self.taken.push((method, path));
-        let entry = self.routes.remove(path);
-        let merged = match entry {
-            Some(existing) => existing.merge(route),
-            None => route,
-        };
-        self.routes.insert(path, merged);
-    }
-
-    /// The axum router: our routes, a JSON 405 for a known path asked with
-    /// another method, and a JSON 404 for the rest.
-    pub fn build(self) -> axum::Router {
-        let mut router = axum::Router::new();
-        for (path, route) in self.routes {
-            router = router.route(
-                path,
-                route.fallback(move |method: Method| async move {
-                    Reply::error(405, format!("{method} is not allowed on {path}"))
-                }),
-            );
-        }
-        router.fallback(|request: Request<Body>| async move {
-            Reply::error(404, format!("no such page: {}", request.uri().path()))
-        })
-    }
-}
-
-/// Reads the request's query and body, then answers it with `handler` on the
-/// blocking pool. A panic in a handler is a 500; the server goes on.
-async fn run(handler: Handler, request: Request<Body>) -> Response {
-    let (parts, body) = request.into_parts();
-    let params = match split_query(parts.uri.query().unwrap_or("")) {
-        Ok(params) => params,
-        Err(reply) => return reply.into_response(),
-    };
-    let body = match read_body(&parts.headers, body).await {
-        Ok(body) => body,
-        Err(reply) => return reply.into_response(),
-    };
-    let mut call = Call {
-        headers: parts.headers,
-        params,
-        body,
-    };
-    let answer = tokio::task::spawn_blocking(move || handler(&mut call).unwrap_or_else(|e| e));
-    match answer.await {
-        Ok(reply) => reply,
-        Err(e) => {
-            log::error!("a request handler failed: {e}");
-            Reply::error(500, "internal error (logged)")
-        }
-    }
-    .into_response()
-}
-
-/// The body, at most [`MAX_BODY`] bytes: 413 beyond (the connection is then
-/// closed, so the rest of the body is never read as a request), 408 when it
-/// does not arrive within the server's body timeout.
-async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Reply> {
-    let too_large = || {
-        Reply::error(
-            413,
-            format!("request body too large (over {MAX_BODY} bytes)"),
-        )
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return Err(too_large());
-    }
-    match Limited::new(body, MAX_BODY).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) => {
-            let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e.as_ref());
-            while let Some(err) = source {
-                if err.is::<LengthLimitError>() {
-                    return Err(too_large());
-                }
-                if err.is::<tower_http::timeout::TimeoutError>() {
-                    return Err(Reply::error(408, "the request body did not arrive in time"));
-                }
-                source = err.source();
-            }
-            Err(Reply::error(400, format!("could not read the body: {e}")))
-        }
-    }
-}
-
-/// The decoded parameters of a query string.
-pub fn split_query(query: &str) -> Result<Vec<(String, String)>, Reply> {
-    let mut params = Vec::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        params.push((decode(k)?, decode(v)?));
-    }
-    Ok(params)
-}
-
-/// Percent-decoding, with `+` as a space (as forms send it; FENs have no `+`).
-fn decode(text: &str) -> Result<String, Reply> {
-    let bad = || Reply::error(400, "malformed percent-encoding in the URL");
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                let hex = bytes.get(i + 1..i + 3).ok_or_else(bad)?;
-                let hex = std::str::from_utf8(hex).map_err(|_| bad())?;
-                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
-                i += 3;
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).map_err(|_| Reply::error(400, "the URL is not UTF-8"))
-}
-
-/// The value of query parameter `name`, if given.
-pub fn param<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    params
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
 }
 
 /// The names this server answers to (`Host`) and the origins that may
@@ -400,56 +171,6 @@ impl Site {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decodes_queries() {
-        let params = split_query("fen=8%2F8+w&x=%E2%99%9A&flag").unwrap();
-        assert_eq!(param(&params, "fen"), Some("8/8 w"));
-        assert_eq!(param(&params, "x"), Some("♚"));
-        assert_eq!(param(&params, "flag"), Some(""));
-        assert_eq!(param(&params, "y"), None);
-        for bad in ["fen=%", "fen=%4", "fen=%zz", "fen=%ff"] {
-            assert_eq!(split_query(bad).err().map(|r| r.status), Some(400), "{bad}");
-        }
-    }
-
-    #[derive(serde::Deserialize, Debug)]
-    #[serde(deny_unknown_fields)]
-    #[allow(dead_code)]
-    struct Sample {
-        name: String,
-        count: Option<u32>,
-    }
-
-    #[test]
-    fn typed_bodies_name_the_field() {
-        let ok: Sample = parse_body(br#"{"name": "a", "count": 3}"#).unwrap();
-        assert_eq!((ok.name.as_str(), ok.count), ("a", Some(3)));
-        let cases: [(&[u8], &str); 6] = [
-            (br#"{"name": 5}"#, "field \"name\": invalid type"),
-            (
-                br#"{"name": "a", "count": "3"}"#,
-                "field \"count\": invalid type",
-            ),
-            (br#"{"name": "a", "colour": 1}"#, "unknown field `colour`"),
-            (br#"[1, 2]"#, "the body must be a JSON object"),
-            (b"null", "the body must be a JSON object"),
-            (b"{", "the body is not JSON"),
-        ];
-        for (body, expected) in cases {
-            let e = parse_body::<Sample>(body).unwrap_err();
-            assert_eq!(e.status, 400);
-            let reply: Value = serde_json::from_str(&e.body).unwrap();
-            let error = reply["error"].as_str().unwrap();
-            assert!(error.contains(expected), "{expected} in {error}");
-        }
-        let missing = parse_body::<Sample>(b"{}").unwrap_err();
-        assert!(
-            missing.body.contains("missing field `name`"),
-            "{}",
-            missing.body
-        );
-    }
 
     #[test]
     fn hosts_follow_the_address_served() {

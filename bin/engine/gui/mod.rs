@@ -3,17 +3,19 @@
 //! The thesis's crowd-sourced move collection and its bitboard pictures as a
 //! web page. The page (HTML, CSS, JavaScript, no build step) is embedded
 //! here; the server is a thin JSON layer over `movegen`. Each mode of the
-//! page is a module that registers its routes on one [`http::Router`]:
-//! `collect` (one expert's list against the generator), `explore` (the
-//! bitboards), `crowd` (many experts, agreement, a database), `play`
-//! (a game per browser against the engine) and `review` (a game's
-//! mistakes, found by the engine on Play's pool). [`server`] owns the
-//! connections (hyper on a tokio runtime built here only, timeouts, the
-//! Host and Origin layer, graceful shutdown); handlers are plain functions
-//! run on the runtime's blocking pool; [`events`] pushes updates. The
-//! routes' state is shared read-only or owned by its mode's store, behind
-//! [`lock`]'s helpers; what the server promises is written down in
-//! `docs/server.md`.
+//! page is a module that hands one [`router::Router`] its route table:
+//! `page` (the files, positions), `collect` (one expert's list against the
+//! generator), `explore` (the bitboards), `crowd` (many experts,
+//! agreement, a database), `play` (a game per browser against the engine)
+//! and `review` (a game's mistakes, found by the engine on Play's pool).
+//! Every route is written one way ([`router`]): a plain function of its
+//! mode's state and a typed input ([`extract`]), run on the runtime's
+//! blocking pool; bad input is a 4xx with a JSON `error` before the
+//! handler runs. [`server`] owns the connections (hyper on a tokio runtime
+//! built here only, timeouts, the Host and Origin layer, graceful
+//! shutdown); [`events`] pushes updates. The routes' state is shared
+//! read-only or owned by its mode's store, behind [`lock`]'s helpers; what
+//! the server promises is written down in `docs/server.md`.
 
 mod api;
 mod collect;
@@ -21,25 +23,25 @@ mod crowd;
 mod db;
 mod events;
 mod explore;
+mod extract;
 mod http;
 mod lock;
+mod page;
 mod play;
 mod review;
+mod router;
 mod server;
+#[cfg(test)]
+mod tests;
 
-use axum::http::Method;
-use http::{param, Reply, Router, Site};
+use http::Site;
 use movegen::{CastlingMode, Position};
-use serde_json::json;
+use router::Router;
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::watch;
-
-const INDEX_HTML: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
-const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// What `engine gui` was asked for.
 pub struct Options {
@@ -86,13 +88,12 @@ pub fn run(options: Options) -> Result<(), String> {
     )?);
     let play = play::Play::open(&options.crowd.db, options.engine_threads, writer)?;
     let reviews = review::Reviews::new(Arc::clone(&play));
-    let served = runtime.block_on(serve(
-        options,
-        start,
-        Arc::clone(&crowd),
-        Arc::clone(&play),
-        Arc::clone(&reviews),
-    ));
+    let modes = Modes {
+        crowd: Arc::clone(&crowd),
+        play: Arc::clone(&play),
+        reviews: Arc::clone(&reviews),
+    };
+    let served = runtime.block_on(serve(options, start, modes));
     // Handlers still running on the blocking pool finish their writes here.
     drop(runtime);
     reviews.close();
@@ -104,13 +105,7 @@ pub fn run(options: Options) -> Result<(), String> {
     served
 }
 
-async fn serve(
-    options: Options,
-    start: Position,
-    crowd: Arc<crowd::Crowd>,
-    play: Arc<play::Play>,
-    reviews: Arc<review::Reviews>,
-) -> Result<(), String> {
+async fn serve(options: Options, start: Position, modes: Modes) -> Result<(), String> {
     let listener = server::listen((options.address, options.port).into())
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.address, options.port))?;
     let addr = listener
@@ -118,16 +113,9 @@ async fn serve(
         .map_err(|e| format!("the server has no TCP address: {e}"))?;
     let site = Site::new(addr.ip(), addr.port(), &options.hosts);
     let (closing_tx, closing) = watch::channel(false);
-    let mut router = Router::default();
-    let cases_file = options.cases.as_ref().map(|p| p.display().to_string());
-    let chess960 = CastlingMode::from_chess960(api::is_chess960(&start));
-    page_routes(&mut router, start.fen_with(chess960), cases_file);
-    collect::register(&mut router, options.cases);
-    explore::register(&mut router);
     let streams = events::Streams::new(options.max_streams, closing.clone());
-    crowd::register(&mut router, Arc::clone(&crowd), streams.clone());
-    play::register(&mut router, Arc::clone(&play), streams.clone());
-    review::register(&mut router, reviews, streams);
+    let organiser_line = modes.crowd.organiser_line().to_string();
+    let router = routes(&start, options.cases, modes, streams);
     let host = match addr.ip() {
         IpAddr::V6(v6) => format!("[{v6}]"),
         v4 => v4.to_string(),
@@ -135,7 +123,7 @@ async fn serve(
     let banner = format!(
         "listening on http://{host}:{}/\n{}\n",
         addr.port(),
-        crowd.organiser_line()
+        organiser_line
     );
     // One write: a reader that stops after the first line (a test) must not
     // turn the second into a broken pipe. Nobody reading is no reason to stop.
@@ -149,58 +137,37 @@ async fn serve(
     Ok(())
 }
 
-/// The page's files and the routes every mode reads: positions, random
-/// positions, the bundled suites, the start-up settings.
-fn page_routes(router: &mut Router, start_fen: String, cases_file: Option<String>) {
-    let files = [
-        ("/", "text/html; charset=utf-8", INDEX_HTML),
-        ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
-        ("/app.js", "text/javascript; charset=utf-8", APP_JS),
-        ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
-    ];
-    for (path, kind, body) in files {
-        router.add(Method::GET, path, move |_| Ok(Reply::file(kind, body)));
-    }
-    router.add(Method::GET, "/api/config", move |_| {
-        Ok(Reply::json(
-            json!({ "start_fen": start_fen, "cases_file": cases_file }),
-        ))
-    });
-    router.add(Method::GET, "/api/position", |call| {
-        let (pos, chess960) = position_param(&call.params)?;
-        Ok(Reply::json(api::position(&pos, chess960)))
-    });
-    router.add(Method::GET, "/api/random", |call| {
-        let plies = match param(&call.params, "plies").unwrap_or("16").parse::<u32>() {
-            Ok(p @ 0..=400) => p,
-            _ => return Err(Reply::error(400, "plies must be 0 to 400")),
-        };
-        let seed = match param(&call.params, "seed") {
-            Some(s) => s
-                .parse::<u64>()
-                .map_err(|_| Reply::error(400, "seed must be a number"))?,
-            None => clock_seed(),
-        };
-        Ok(Reply::json(api::position(
-            &api::random_position(plies, seed),
-            false,
-        )))
-    });
-    router.add(Method::GET, "/api/suites", |_| {
-        Ok(Reply::json(api::suites()))
-    });
+/// The state of the modes that keep one.
+struct Modes {
+    crowd: Arc<crowd::Crowd>,
+    play: Arc<play::Play>,
+    reviews: Arc<review::Reviews>,
 }
 
-/// The `fen` parameter (default: the start position) and the castling
-/// notation: `chess960=1` asks for king-takes-rook, else it is chosen from
-/// the castling rights.
-fn position_param(params: &[(String, String)]) -> Result<(Position, bool), Reply> {
-    let fen = param(params, "fen").unwrap_or(movegen::STARTPOS_FEN);
-    let pos = Position::from_fen(fen).map_err(|e| Reply::error(400, e.to_string()))?;
-    let forced = matches!(param(params, "chess960"), Some("1" | "true"));
-    Ok((pos, forced || api::is_chess960(&pos)))
+/// Every mode's route table on one router; the page starts at `start`,
+/// cases are appended to `cases`, event streams are opened by `streams`.
+fn routes(
+    start: &Position,
+    cases: Option<PathBuf>,
+    modes: Modes,
+    streams: events::Streams,
+) -> Router {
+    let mut router = Router::default();
+    let chess960 = CastlingMode::from_chess960(api::is_chess960(start));
+    let config = page::Config {
+        start_fen: start.fen_with(chess960),
+        cases_file: cases.as_ref().map(|p| p.display().to_string()),
+    };
+    router.table(Arc::new(config), page::routes());
+    router.table((), explore::routes());
+    router.table(collect::Cases::new(cases), collect::routes());
+    crowd::register(&mut router, modes.crowd, streams.clone());
+    play::register(&mut router, modes.play, streams.clone());
+    review::register(&mut router, modes.reviews, streams);
+    router
 }
 
+/// A seed for the random positions when the request names none.
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -12,12 +12,14 @@
 //! downloads from `GET /api/review/pgn?id=`.
 
 use super::events::{self, Pushed};
-use super::http::{param, Call, Reply, Router};
+use super::extract::{Json, Query};
+use super::http::Reply;
 use super::lock::lock;
 use super::play::{Play, Ticket};
-use axum::extract::Query;
+use super::router::{route, script, Router};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::Method;
-use axum::response::IntoResponse;
 use movegen::pgn::{read_games, write_game, PgnGame};
 use movegen::{CastlingMode, Color, Position};
 use search::annotate::{review_game, white_view, PositionEval, ReviewStop, Step, REVIEW_HASH_MB};
@@ -131,19 +133,8 @@ impl Reviews {
         lock(&self.entries).iter().find(|e| &*e.id == id).cloned()
     }
 
-    fn entry_of(&self, params: &[(String, String)]) -> Result<Arc<Entry>, Reply> {
-        let id = param(params, "id").ok_or_else(|| Reply::error(400, "id is missing"))?;
-        self.find(id).ok_or_else(|| {
-            Reply::error(
-                404,
-                "no such review (reviews are kept in memory: start it again)",
-            )
-        })
-    }
-
     /// `POST /api/review`: reads the game and queues its review.
-    fn start(&self, call: &Call) -> Result<Reply, Reply> {
-        let body: NewBody = call.json()?;
+    fn start(self: &Arc<Reviews>, Json(body): Json<NewBody>) -> Result<Reply, Reply> {
         let depth = body.depth.unwrap_or(DEFAULT_DEPTH);
         if !(1..=MAX_DEPTH).contains(&depth) {
             return Err(Reply::json_status(
@@ -392,65 +383,83 @@ fn player_json(s: &search::review::PlayerSummary) -> Value {
     })
 }
 
-/// Registers Review mode's script and routes.
+/// The query that names a review.
+#[derive(Deserialize)]
+struct IdQuery {
+    id: String,
+}
+
+/// The review the query's `id` names: 400 without one, 404 for one not
+/// kept.
+struct Named(Arc<Entry>);
+
+impl FromRequestParts<Arc<Reviews>> for Named {
+    type Rejection = Reply;
+
+    async fn from_request_parts(parts: &mut Parts, reviews: &Arc<Reviews>) -> Result<Named, Reply> {
+        let Query(query) = Query::<IdQuery>::from_request_parts(parts, reviews).await?;
+        reviews.find(&query.id).map(Named).ok_or_else(|| {
+            Reply::error(
+                404,
+                "no such review (reviews are kept in memory: start it again)",
+            )
+        })
+    }
+}
+
+/// Registers Review mode's table.
 pub fn register(router: &mut Router, reviews: Arc<Reviews>, streams: events::Streams) {
-    router.add(Method::GET, "/review.js", |_| {
-        Ok(Reply::file(
-            "text/javascript; charset=utf-8",
-            include_str!("page/review.js"),
-        ))
-    });
-    let r = Arc::clone(&reviews);
-    router.add(Method::POST, "/api/review", move |call| r.start(call));
-    let r = Arc::clone(&reviews);
-    router.add(Method::GET, "/api/review/state", move |call| {
-        let entry = r.entry_of(&call.params)?;
-        let state = lock(&entry.state);
-        Ok(Reply::json(state.json(&entry.id)))
-    });
-    let r = Arc::clone(&reviews);
-    router.add(Method::GET, "/api/review/pgn", move |call| {
-        let entry = r.entry_of(&call.params)?;
-        let state = lock(&entry.state);
-        match &state.pgn {
-            Some(pgn) => Ok(Reply {
-                content_type: "application/x-chess-pgn; charset=utf-8",
-                ..Reply::text(pgn.clone())
-            }
-            .with_header(
-                "Content-Disposition",
-                "attachment; filename=\"pinmask-review.pgn\"".to_string(),
-            )),
-            None => Err(Reply::error(
-                409,
-                format!(
-                    "the review is {}: the PGN comes when it is done",
-                    state.status
-                ),
-            )),
-        }
-    });
-    let r = Arc::clone(&reviews);
-    router.add(Method::POST, "/api/review/stop", move |call| {
-        let body: StopBody = call.json()?;
-        let entry = r
-            .find(&body.id)
-            .ok_or_else(|| Reply::error(404, "no such review"))?;
-        stop(&entry);
-        let state = lock(&entry.state);
-        Ok(Reply::json(state.json(&entry.id)))
-    });
-    router.add_async(
-        Method::GET,
-        "/api/review/events",
-        axum::routing::get(move |Query(query): Query<HashMap<String, String>>| {
-            let (reviews, streams) = (Arc::clone(&reviews), streams.clone());
-            async move {
-                match query.get("id").and_then(|id| reviews.find(id)) {
-                    Some(entry) => streams.open(|| entry.pushed.subscribe()),
-                    None => Reply::error(404, "no such review").into_response(),
-                }
-            }
-        }),
+    router.table(
+        reviews,
+        [
+            script("/review.js", include_str!("page/review.js")),
+            route(Method::POST, "/api/review", Reviews::start),
+            route(Method::GET, "/api/review/state", review_state),
+            route(Method::GET, "/api/review/pgn", review_pgn),
+            route(Method::POST, "/api/review/stop", review_stop),
+            events::route(
+                "/api/review/events",
+                streams,
+                |_: &Arc<Reviews>, Named(entry): Named| entry.pushed.subscribe(),
+            ),
+        ],
     );
+}
+
+/// `GET /api/review/state?id=`: the review so far.
+fn review_state(_: &Arc<Reviews>, Named(entry): Named) -> Reply {
+    let state = lock(&entry.state);
+    Reply::json(state.json(&entry.id))
+}
+
+/// `GET /api/review/pgn?id=`: the annotated PGN, once the review is done.
+fn review_pgn(_: &Arc<Reviews>, Named(entry): Named) -> Result<Reply, Reply> {
+    let state = lock(&entry.state);
+    match &state.pgn {
+        Some(pgn) => Ok(Reply {
+            content_type: "application/x-chess-pgn; charset=utf-8",
+            ..Reply::text(pgn.clone())
+        }
+        .with_header(
+            "Content-Disposition",
+            "attachment; filename=\"pinmask-review.pgn\"".to_string(),
+        )),
+        None => Err(Reply::error(
+            409,
+            format!(
+                "the review is {}: the PGN comes when it is done",
+                state.status
+            ),
+        )),
+    }
+}
+
+/// `POST /api/review/stop {"id"}`: stops a review queued or running.
+fn review_stop(reviews: &Arc<Reviews>, Json(body): Json<StopBody>) -> Result<Reply, Reply> {
+    let entry = reviews
+        .find(&body.id)
+        .ok_or_else(|| Reply::error(404, "no such review"))?;
+    stop(&entry);
+    let state = lock(&entry.state);
+    Ok(Reply::json(state.json(&entry.id)))
 }

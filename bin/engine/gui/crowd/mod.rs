@@ -20,10 +20,15 @@ mod token;
 
 use super::db::Writer;
 use super::events::Pushed;
-use super::http::{Call, Reply};
+use super::http::{cookie, Reply};
+use super::router::blocking;
 use agree::MoveSet;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap};
 use movegen::{CastlingMode, Position};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use store::{Store, StoreError};
 use tokio::sync::watch;
 
@@ -123,10 +128,10 @@ impl Crowd {
     /// # Errors
     /// 401 for a token that is not valid (any shape, forged or unknown),
     /// and for the organiser's token in the cookie.
-    fn who(&self, call: &Call) -> Result<Option<Who>, Reply> {
-        let (given, from_cookie) = match bearer(call) {
+    fn who(&self, headers: &HeaderMap) -> Result<Option<Who>, Reply> {
+        let (given, from_cookie) = match bearer(headers) {
             Some(token) => (token, false),
-            None => match call.cookie(COOKIE) {
+            None => match cookie(headers, COOKIE) {
                 Some(token) => (token, true),
                 None => return Ok(None),
             },
@@ -156,12 +161,31 @@ impl Crowd {
             false => Err(invalid()),
         }
     }
+}
 
-    /// The expert a request's token belongs to: id and name. No token or
-    /// an invalid one is 401; the organiser's token is 403.
-    fn expert(&self, call: &Call) -> Result<(i64, String), Reply> {
-        match self.who(call)? {
-            Some(Who::Expert(id, name)) => Ok((id, name)),
+/// What a route asks of the request's token; checked before the body is
+/// parsed (see [`Token`]).
+trait Role: Sized + Send + 'static {
+    /// The role `headers` carry, or the 401 or 403 that refuses them.
+    fn of(crowd: &Crowd, headers: &HeaderMap) -> Result<Self, Reply>;
+}
+
+/// Anyone: who the token belongs to, `None` without one (an invalid
+/// token is still 401).
+impl Role for Option<Who> {
+    fn of(crowd: &Crowd, headers: &HeaderMap) -> Result<Option<Who>, Reply> {
+        crowd.who(headers)
+    }
+}
+
+/// An expert, by id. No token or an invalid one is 401; the
+/// organiser's token is 403.
+struct Expert(i64);
+
+impl Role for Expert {
+    fn of(crowd: &Crowd, headers: &HeaderMap) -> Result<Expert, Reply> {
+        match crowd.who(headers)? {
+            Some(Who::Expert(id, _)) => Ok(Expert(id)),
             Some(Who::Organiser) => Err(Reply::error(
                 403,
                 "the organiser's token is not an expert's: join as an expert",
@@ -169,12 +193,15 @@ impl Crowd {
             None => Err(Reply::error(401, "no token: join first")),
         }
     }
+}
 
-    /// Refuses a request without the organiser's token: none or an invalid
-    /// one is 401, an expert's is 403.
-    fn organiser(&self, call: &Call) -> Result<(), Reply> {
-        match self.who(call)? {
-            Some(Who::Organiser) => Ok(()),
+/// The organiser: none or an invalid token is 401, an expert's is 403.
+struct Organiser;
+
+impl Role for Organiser {
+    fn of(crowd: &Crowd, headers: &HeaderMap) -> Result<Organiser, Reply> {
+        match crowd.who(headers)? {
+            Some(Who::Organiser) => Ok(Organiser),
             Some(Who::Expert(..)) => Err(Reply::error(403, "only the organiser may do this")),
             None => Err(Reply::error(
                 401,
@@ -184,8 +211,26 @@ impl Crowd {
     }
 }
 
-fn bearer(call: &Call) -> Option<&str> {
-    call.header("Authorization")?
+/// The request's token checked as role `R`, on the blocking pool (an
+/// expert's is looked up in the database). As the first input of a route
+/// it is read before the body, so a request without the right token is
+/// 401 or 403 whatever its body holds.
+struct Token<R>(R);
+
+impl<R: Role> FromRequestParts<Arc<Crowd>> for Token<R> {
+    type Rejection = Reply;
+
+    async fn from_request_parts(parts: &mut Parts, crowd: &Arc<Crowd>) -> Result<Self, Reply> {
+        let (crowd, headers) = (Arc::clone(crowd), parts.headers.clone());
+        blocking(move || R::of(&crowd, &headers)).await?.map(Token)
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
         .strip_prefix("Bearer ")
         .map(str::trim)
 }

@@ -4,11 +4,13 @@
 
 use super::agree::{self, Difference, Status};
 use super::store::Task;
-use super::{legal, normalise, store_error, token, Crowd, Who, COOKIE};
+use super::{legal, normalise, store_error, token, Crowd, Expert, Organiser, Token, Who, COOKIE};
 use crate::gui::api;
 use crate::gui::collect::claims;
 use crate::gui::events::{self, Pushed};
-use crate::gui::http::{Call, Reply, Router};
+use crate::gui::extract::Json;
+use crate::gui::http::Reply;
+use crate::gui::router::{file, route, script, Router};
 use axum::http::Method;
 use movegen::{CastlingMode, Position};
 use serde::Deserialize;
@@ -58,47 +60,32 @@ struct LoadBody {
     chess960: Option<bool>,
 }
 
-/// Registers the crowd's page files and routes, each route with its own
-/// handle on `crowd`.
+/// Registers the crowd's table, and starts pushing its leaderboard.
 pub fn register(router: &mut Router, crowd: Arc<Crowd>, streams: events::Streams) {
-    router.add(Method::GET, "/crowd.js", |_| {
-        Ok(Reply::file(
-            "text/javascript; charset=utf-8",
-            include_str!("../page/crowd.js"),
-        ))
-    });
-    router.add(Method::GET, "/crowd.css", |_| {
-        Ok(Reply::file(
-            "text/css; charset=utf-8",
-            include_str!("../page/crowd.css"),
-        ))
-    });
-    type Route = fn(&Crowd, &mut Call) -> Result<Reply, Reply>;
-    let routes: [(Method, &'static str, Route); 9] = [
-        (Method::POST, "/api/crowd/join", join),
-        (Method::GET, "/api/crowd/me", me),
-        (Method::POST, "/api/crowd/next", next),
-        (Method::POST, "/api/crowd/submit", submit),
-        (Method::GET, "/api/crowd/leaderboard", leaderboard),
-        (Method::POST, "/api/crowd/tasks", load),
-        (Method::GET, "/api/crowd/tasks", tasks),
-        (Method::POST, "/api/crowd/close", close),
-        (Method::GET, "/api/crowd/export", export),
-    ];
-    for (method, path, route) in routes {
-        let crowd = Arc::clone(&crowd);
-        router.add(method, path, move |call| route(&crowd, call));
-    }
-    let board = crowd.board.subscribe();
-    router.add_async(
-        Method::GET,
-        "/api/crowd/events",
-        axum::routing::get(move || {
-            let (board, streams) = (board.clone(), streams.clone());
-            async move { streams.open(|| board) }
-        }),
+    tokio::spawn(push_leaderboard(Arc::clone(&crowd)));
+    router.table(
+        crowd,
+        [
+            script("/crowd.js", include_str!("../page/crowd.js")),
+            file(
+                "/crowd.css",
+                "text/css; charset=utf-8",
+                include_str!("../page/crowd.css"),
+            ),
+            route(Method::POST, "/api/crowd/join", join),
+            route(Method::GET, "/api/crowd/me", me),
+            route(Method::POST, "/api/crowd/next", next),
+            route(Method::POST, "/api/crowd/submit", submit),
+            route(Method::GET, "/api/crowd/leaderboard", leaderboard),
+            route(Method::POST, "/api/crowd/tasks", load),
+            route(Method::GET, "/api/crowd/tasks", tasks),
+            route(Method::POST, "/api/crowd/close", close),
+            route(Method::GET, "/api/crowd/export", export),
+            events::route("/api/crowd/events", streams, |crowd: &Arc<Crowd>, ()| {
+                crowd.board.subscribe()
+            }),
+        ],
     );
-    tokio::spawn(push_leaderboard(crowd));
 }
 
 /// Pushes the leaderboard to the pages' event streams after each change,
@@ -121,8 +108,7 @@ async fn push_leaderboard(crowd: Arc<Crowd>) {
 
 /// `POST /api/crowd/join {"name"}`: a new expert, its token in the reply and
 /// in an HttpOnly cookie.
-fn join(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let body: JoinBody = call.json()?;
+fn join(crowd: &Arc<Crowd>, Json(body): Json<JoinBody>) -> Result<Reply, Reply> {
     let name = body.name.trim();
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME {
@@ -155,8 +141,7 @@ fn join(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 /// `GET /api/crowd/me`: who the token belongs to (`expert` is `null`
 /// without a token, as the page asks before joining, and for the
 /// organiser), and the rules in force.
-fn me(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let who = crowd.who(call)?;
+fn me(crowd: &Arc<Crowd>, Token(who): Token<Option<Who>>) -> Result<Reply, Reply> {
     let expert = match &who {
         Some(Who::Expert(id, name)) => json!({ "id": id, "name": name }),
         _ => Value::Null,
@@ -171,8 +156,7 @@ fn me(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 /// with `why`: `"empty"` (no task loaded yet), `"done"` (this expert has
 /// submitted every open task; others are still at work) or `"settled"`
 /// (no task is open: each is confirmed, flagged or closed).
-fn next(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let (id, _) = crowd.expert(call)?;
+fn next(crowd: &Arc<Crowd>, Token(Expert(id)): Token<Expert>) -> Result<Reply, Reply> {
     let task = crowd.store.next_task(id).map_err(store_error)?;
     let task = match task {
         None => {
@@ -198,9 +182,10 @@ fn next(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 }
 
 /// `POST /api/crowd/submit {"task", "moves"}`: an expert's final set.
-fn submit(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    let (expert, _) = crowd.expert(call)?;
-    let body: SubmitBody = call.json()?;
+fn submit(
+    crowd: &Arc<Crowd>,
+    (Token(Expert(expert)), Json(body)): (Token<Expert>, Json<SubmitBody>),
+) -> Result<Reply, Reply> {
     let id = body.task;
     let moves = claims(&body.moves)?;
     let task = crowd.store.task(id).map_err(store_error)?;
@@ -227,7 +212,7 @@ fn submit(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 
 /// `GET /api/crowd/leaderboard`: every expert's totals, ranked, and how
 /// many tasks stand where.
-fn leaderboard(crowd: &Crowd, _: &mut Call) -> Result<Reply, Reply> {
+fn leaderboard(crowd: &Arc<Crowd>, (): ()) -> Result<Reply, Reply> {
     leaderboard_json(crowd).map(Reply::json)
 }
 
@@ -260,9 +245,10 @@ fn leaderboard_json(crowd: &Crowd) -> Result<Value, Reply> {
 /// `POST /api/crowd/tasks` (organiser): `{"suite": name}`, `{"fens": [...]}`
 /// or `{"epd": text}` (one position per line, the FEN before the first `;`).
 /// All or nothing: one bad FEN refuses the lot.
-fn load(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call)?;
-    let body: LoadBody = call.json()?;
+fn load(
+    crowd: &Arc<Crowd>,
+    (Token(Organiser), Json(body)): (Token<Organiser>, Json<LoadBody>),
+) -> Result<Reply, Reply> {
     let (fens, suite960): (Vec<String>, bool) = match (body.suite, body.fens, body.epd) {
         (Some(name), None, None) => {
             let (text, chess960) = api::suite(&name).ok_or_else(|| {
@@ -355,17 +341,17 @@ fn task_json(task: &Task) -> Value {
 }
 
 /// `GET /api/crowd/tasks` (organiser): every task and where it stands.
-fn tasks(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call)?;
+fn tasks(crowd: &Arc<Crowd>, Token(Organiser): Token<Organiser>) -> Result<Reply, Reply> {
     let tasks = crowd.store.tasks().map_err(store_error)?;
     let list: Vec<Value> = tasks.iter().map(task_json).collect();
     Ok(Reply::json(json!({ "agree": crowd.k, "tasks": list })))
 }
 
 /// `POST /api/crowd/close {"task"}` (organiser): stop serving an open task.
-fn close(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call)?;
-    let body: CloseBody = call.json()?;
+fn close(
+    crowd: &Arc<Crowd>,
+    (Token(Organiser), Json(body)): (Token<Organiser>, Json<CloseBody>),
+) -> Result<Reply, Reply> {
     let task = crowd.store.close(body.task).map_err(store_error)?;
     crowd.touch();
     Ok(Reply::json(task_json(&task)))
@@ -373,8 +359,7 @@ fn close(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
 
 /// `GET /api/crowd/export` (organiser): the confirmed and flagged tasks as
 /// EPD lines (see [`agree::export_line`]).
-fn export(crowd: &Crowd, call: &mut Call) -> Result<Reply, Reply> {
-    crowd.organiser(call)?;
+fn export(crowd: &Arc<Crowd>, Token(Organiser): Token<Organiser>) -> Result<Reply, Reply> {
     let tasks = crowd.store.tasks().map_err(store_error)?;
     let mut text = String::new();
     for task in &tasks {

@@ -21,10 +21,13 @@ mod store;
 use super::api;
 use super::db::{now_ms, Writer};
 use super::events;
-use super::http::{cookie, Call, Reply, Router};
+use super::extract::{Json, JsonOrEmpty};
+use super::http::{cookie, Reply};
 use super::lock::{lock, read, write};
+use super::router::{route, script, Router};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
-use axum::response::IntoResponse;
 use movegen::{Color, Position};
 use pool::{Pool, Report};
 pub use pool::{ReviewJob, Ticket};
@@ -306,50 +309,51 @@ struct MoveBody {
 #[serde(deny_unknown_fields)]
 struct NoBody {}
 
-fn no_body(call: &Call) -> Result<(), Reply> {
-    if !call.body.iter().all(u8::is_ascii_whitespace) {
-        call.json::<NoBody>()?;
+/// The browser's game, if its session cookie names one of ours.
+struct Session(Option<Arc<Mutex<Seat>>>);
+
+impl FromRequestParts<Arc<Play>> for Session {
+    type Rejection = Reply;
+
+    async fn from_request_parts(parts: &mut Parts, play: &Arc<Play>) -> Result<Session, Reply> {
+        Ok(Session(play.seat_of(&parts.headers)))
     }
-    Ok(())
 }
 
-/// Registers Play mode's script, its routes and its event stream.
+/// The browser's game; without one, 409 before anything else is read.
+struct Game(Arc<Mutex<Seat>>);
+
+impl FromRequestParts<Arc<Play>> for Game {
+    type Rejection = Reply;
+
+    async fn from_request_parts(parts: &mut Parts, play: &Arc<Play>) -> Result<Game, Reply> {
+        play.seat_of(&parts.headers).map(Game).ok_or_else(no_game)
+    }
+}
+
+/// Registers Play mode's table, and the flag timers of the games resumed.
 pub fn register(router: &mut Router, play: Arc<Play>, streams: events::Streams) {
     *lock(&play.runtime) = tokio::runtime::Handle::try_current().ok();
     let now = Instant::now();
     for seat in play.all_seats() {
         play.watch_flag(&lock(&seat), now);
     }
-    router.add(Method::GET, "/play.js", |_| {
-        Ok(Reply::file(
-            "text/javascript; charset=utf-8",
-            include_str!("../page/play.js"),
-        ))
-    });
-    let routes: [(Method, &str); 6] = [
-        (Method::GET, "/api/play/state"),
-        (Method::GET, "/api/play/pgn"),
-        (Method::POST, "/api/play/new"),
-        (Method::POST, "/api/play/move"),
-        (Method::POST, "/api/play/undo"),
-        (Method::POST, "/api/play/resign"),
-    ];
-    for (method, path) in routes {
-        let play = Arc::clone(&play);
-        router.add(method, path, move |call| respond(&play, path, call));
-    }
-    router.add_async(
-        Method::GET,
-        "/api/play/events",
-        axum::routing::get(move |headers: HeaderMap| {
-            let (play, streams) = (Arc::clone(&play), streams.clone());
-            async move {
-                match play.seat_of(&headers) {
-                    Some(seat) => streams.open(|| lock(&seat).subscribe(Instant::now())),
-                    None => no_game().into_response(),
-                }
-            }
-        }),
+    router.table(
+        play,
+        [
+            script("/play.js", include_str!("../page/play.js")),
+            route(Method::GET, "/api/play/state", state),
+            route(Method::GET, "/api/play/pgn", pgn),
+            route(Method::POST, "/api/play/new", new_game),
+            route(Method::POST, "/api/play/move", person_move),
+            route(Method::POST, "/api/play/undo", undo),
+            route(Method::POST, "/api/play/resign", resign),
+            events::route(
+                "/api/play/events",
+                streams,
+                |_: &Arc<Play>, Game(seat): Game| lock(&seat).subscribe(Instant::now()),
+            ),
+        ],
     );
 }
 
@@ -357,62 +361,86 @@ fn no_game() -> Reply {
     Reply::error(409, "no game: start one with POST /api/play/new")
 }
 
-/// Answers a request on one of Play's routes (the router checked the method).
-fn respond(play: &Arc<Play>, path: &str, call: &mut Call) -> Result<Reply, Reply> {
+/// Runs `act` on the game in `seat` (`Ok(Some(event))` when it changed
+/// it), after the flags are checked; queues the engine, saves and pushes
+/// if anything changed, and answers with the state.
+fn on_game(
+    play: &Arc<Play>,
+    seat: &Mutex<Seat>,
+    act: impl FnOnce(&mut Seat, Instant) -> Result<Option<&'static str>, Reply>,
+) -> Result<Reply, Reply> {
     let now = Instant::now();
-    if path == "/api/play/new" {
-        return new_game(play, call, now);
-    }
-    let Some(seat) = play.seat_of(&call.headers) else {
-        return match path {
-            "/api/play/state" => Ok(Reply::json(json!({ "game": null }))),
-            _ => Err(no_game()),
-        };
-    };
-    let mut seat = lock(&seat);
+    let mut seat = lock(seat);
     seat.touched_ms = now_ms();
-    let mut event = seat.refresh(now).then_some("end");
-    let reply = match path {
-        "/api/play/state" => Ok(()),
-        "/api/play/pgn" => {
-            if let Some(name) = event {
-                play.changed(&mut seat, name, now)?;
-            }
-            return Ok(Reply {
-                content_type: "application/x-chess-pgn; charset=utf-8",
-                ..Reply::text(seat.pgn())
-            });
-        }
-        "/api/play/move" => call
-            .json::<MoveBody>()
-            .and_then(|body| seat.person_move(&body.mv, now))
-            .map(|()| event = Some("move")),
-        "/api/play/undo" => no_body(call)
-            .and_then(|()| seat.undo(now))
-            .map(|()| event = Some("game")),
-        "/api/play/resign" => no_body(call)
-            .and_then(|()| seat.resign(now))
-            .map(|()| event = Some("end")),
-        _ => Err(Reply::error(404, format!("no such page: {path}"))),
+    let ended = seat.refresh(now).then_some("end");
+    let acted = act(&mut seat, now);
+    let event = match &acted {
+        Ok(Some(name)) => Some(*name),
+        _ => ended,
     };
     if let Some(name) = event {
         play.queue_engine(&mut seat, now);
         play.changed(&mut seat, name, now)?;
     }
-    reply.map(|()| Reply::json(seat.state(now)))
+    acted.map(|_| Reply::json(seat.state(now)))
+}
+
+/// `GET /api/play/state`: the game, or `{"game": null}` without one.
+fn state(play: &Arc<Play>, Session(seat): Session) -> Result<Reply, Reply> {
+    match seat {
+        Some(seat) => on_game(play, &seat, |_, _| Ok(None)),
+        None => Ok(Reply::json(json!({ "game": null }))),
+    }
+}
+
+/// `GET /api/play/pgn`: the game so far as PGN.
+fn pgn(play: &Arc<Play>, Game(seat): Game) -> Result<Reply, Reply> {
+    let now = Instant::now();
+    let mut seat = lock(&seat);
+    seat.touched_ms = now_ms();
+    if seat.refresh(now) {
+        play.changed(&mut seat, "end", now)?;
+    }
+    Ok(Reply {
+        content_type: "application/x-chess-pgn; charset=utf-8",
+        ..Reply::text(seat.pgn())
+    })
+}
+
+/// `POST /api/play/move {"move"}`: the person's move, in UCI.
+fn person_move(
+    play: &Arc<Play>,
+    (Game(seat), Json(body)): (Game, Json<MoveBody>),
+) -> Result<Reply, Reply> {
+    on_game(play, &seat, |seat, now| {
+        seat.person_move(&body.mv, now).map(|()| Some("move"))
+    })
+}
+
+/// `POST /api/play/undo`: takes back the person's last move.
+fn undo(play: &Arc<Play>, (Game(seat), _): (Game, JsonOrEmpty<NoBody>)) -> Result<Reply, Reply> {
+    on_game(play, &seat, |seat, now| {
+        seat.undo(now).map(|()| Some("game"))
+    })
+}
+
+/// `POST /api/play/resign`: the person resigns.
+fn resign(play: &Arc<Play>, (Game(seat), _): (Game, JsonOrEmpty<NoBody>)) -> Result<Reply, Reply> {
+    on_game(play, &seat, |seat, now| {
+        seat.resign(now).map(|()| Some("end"))
+    })
 }
 
 /// `POST /api/play/new`: replaces the session's game, or starts the first
 /// one under a new session cookie.
-fn new_game(play: &Arc<Play>, call: &mut Call, now: Instant) -> Result<Reply, Reply> {
-    let body: NewBody = if call.body.iter().all(u8::is_ascii_whitespace) {
-        NewBody::default()
-    } else {
-        call.json()?
-    };
-    let setup = setup(body)?;
+fn new_game(
+    play: &Arc<Play>,
+    (Session(seat), JsonOrEmpty(body)): (Session, JsonOrEmpty<NewBody>),
+) -> Result<Reply, Reply> {
+    let now = Instant::now();
+    let setup = setup(body.unwrap_or_default())?;
     let game_id = play.next_game.fetch_add(1, Ordering::Relaxed);
-    if let Some(seat) = play.seat_of(&call.headers) {
+    if let Some(seat) = seat {
         let mut seat = lock(&seat);
         seat.touched_ms = now_ms();
         seat.replace(setup, game_id, now);
