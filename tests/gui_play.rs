@@ -135,9 +135,11 @@ fn illegal_moves_are_refused_with_their_reason() {
     assert_eq!(status, 409, "no game yet: {e}");
     // White's knight on c3 is pinned by the bishop on b4.
     let fen = "rnbqk1nr/pppp1ppp/8/4p3/1b2P3/2NP4/PPP2PPP/R1BQKBNR w KQkq - 1 3";
+    // The engine thinks 5 s, so its reply never beats the request below
+    // that finds it to move (with 50 ms it did once, on a loaded machine).
     let before = new_game(
         &s,
-        json!({"fen": fen, "color": "white", "strength": "movetime:50"}),
+        json!({"fen": fen, "color": "white", "strength": "movetime:5000"}),
     );
     for (mv, reason) in [
         ("c3d5", "the knight on c3 is pinned"),
