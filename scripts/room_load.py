@@ -82,6 +82,10 @@ def player(port, k, moves, seed, acked, lock, stop, browsers):
         played = 0
         while played < moves and not stop.is_set():
             if s.get("end"):
+                # The new game replaces this one on the server: its moves
+                # can no longer be looked up after a restart.
+                with lock:
+                    acked["ended"].add((k, s.get("game")))
                 status, s = b.call("POST", "/api/play/new", setup)
                 continue
             if s.get("thinking") or s["position"]["side"] != "w":
@@ -137,7 +141,8 @@ def main():
             if status != 200:
                 raise SystemExit(f"loading tasks: {status} {r}")
         setup.conn.close()
-        acked = {"moves": [], "submissions": [], "tokens": [], "errors": [], "refused": 0}
+        acked = {"moves": [], "submissions": [], "tokens": [], "errors": [], "refused": 0,
+                 "ended": set()}
         lock, stop = threading.Lock(), threading.Event()
         browsers, clients = [], []
         threads = [threading.Thread(target=player, args=(port, k, args.moves, args.seed, acked, lock, stop, browsers))
@@ -190,13 +195,15 @@ def main():
             for b in browsers:
                 b.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
                 b.port = port
-            lost_moves = check_moves(browsers, moves)
+            lost_moves, replaced = check_moves(browsers, moves, acked["ended"])
             integrity, stored, missing = crowd_load.check_database(db, subs)
         finally:
             proc.kill()
             proc.wait()
         print(f"  after {'SIGKILL and ' if killed else ''}a restart: {lost_moves} of {len(moves)} acknowledged moves lost,"
               f" {len(missing)} of {len(subs)} acknowledged submissions lost; database {integrity}")
+        if replaced:
+            print(f"  {replaced} finished games replaced by a new one before the kill: their moves are not shown")
         if lost_moves or missing:
             failures.append("acknowledged work lost")
         if integrity != "ok":
@@ -207,9 +214,14 @@ def main():
     sys.exit(1 if failures else 0)
 
 
-def check_moves(browsers, moves):
-    """Acknowledged moves of each player's current game missing after the restart."""
+def check_moves(browsers, moves, ended):
+    """Acknowledged moves of each player's current game missing after the restart.
+
+    A player's last game counts as lost if another game shows instead, unless
+    the player saw it end and asked for a new one (which may have been made
+    just before the kill, replacing it)."""
     lost = 0
+    replaced = set()
     per_player = {}
     for k, game, ply, move in moves:
         per_player.setdefault(k, []).append((game, ply, move))
@@ -225,11 +237,14 @@ def check_moves(browsers, moves):
                 # A later game replaced this one (after a game's end): only
                 # the last game is kept, as the page shows it.
                 if game == max(g for g, _, _ in entries):
-                    lost += 1
+                    if (k, game) in ended:
+                        replaced.add((k, game))
+                    else:
+                        lost += 1
                 continue
             if ply >= len(s["moves"]) or s["moves"][ply]["uci"] != move:
                 lost += 1
-    return lost
+    return lost, len(replaced)
 
 
 if __name__ == "__main__":
