@@ -12,6 +12,34 @@ use movegen::{
     CastleSide, CastlingMode, Color, FenError, Piece, Position, PositionBuilder, Square,
 };
 
+/// The positions of the standard, thesis and Chess960 suites.
+fn suite_roots() -> Vec<Position> {
+    let mut roots = suite("perft_standard.epd");
+    roots.extend(suite("thesis_positions.epd"));
+    roots.extend(suite("perft_chess960.epd"));
+    roots
+}
+
+/// Hands `visit` each root and the positions of a 12-move random walk from
+/// it (moves drawn with `seed`); returns how many positions it saw.
+fn walk(roots: Vec<Position>, seed: u64, mut visit: impl FnMut(&Position)) -> usize {
+    let mut rng = SplitMix64::new(seed);
+    let mut seen = 0;
+    for root in roots {
+        let mut pos = root;
+        for _ in 0..12 {
+            visit(&pos);
+            seen += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    seen
+}
+
 fn assert_round_trip(pos: &Position) {
     let back = PositionBuilder::from_position(pos)
         .build()
@@ -39,64 +67,35 @@ fn a_castling_right_stays_with_its_own_rook() {
 
 #[test]
 fn from_position_then_build_is_the_identity() {
-    let mut roots = suite("perft_standard.epd");
-    roots.extend(suite("thesis_positions.epd"));
-    roots.extend(suite("perft_chess960.epd"));
+    let mut roots = suite_roots();
     roots.extend((0..960).map(|n| Position::chess960(n).unwrap()));
-    let mut rng = SplitMix64::new(4);
-    let mut checked = 0;
-    for root in roots {
-        let mut pos = root;
-        for _ in 0..12 {
-            assert_round_trip(&pos);
-            checked += 1;
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.below(moves.len())]);
-        }
-    }
+    let checked = walk(roots, 4, assert_round_trip);
     assert!(checked > 20_000, "{checked}");
 }
 
 #[test]
 fn a_mirrored_position_is_the_same_game_with_the_colours_swapped() {
-    let mut roots = suite("perft_standard.epd");
-    roots.extend(suite("thesis_positions.epd"));
-    roots.extend(suite("perft_chess960.epd"));
-    let mut rng = SplitMix64::new(7);
-    let mut checked = 0;
-    for root in roots {
-        let mut pos = root;
-        for _ in 0..12 {
-            let m = pos.mirrored();
-            assert_eq!(m.mirrored(), pos, "{pos}");
-            assert_eq!(m.mirrored().fen(), pos.fen());
-            assert_eq!(m.mirrored().polyglot_key(), pos.polyglot_key(), "{pos}");
-            assert_eq!(m.side_to_move(), !pos.side_to_move(), "{pos}");
-            for sq in movegen::Bitboard::FULL {
-                let swapped = pos.color_on(sq).map(|c| !c);
-                assert_eq!(m.color_on(sq.flip_rank()), swapped, "{pos} {sq}");
-                assert_eq!(m.piece_on(sq.flip_rank()), pos.piece_on(sq), "{pos} {sq}");
-            }
-            for color in Color::ALL {
-                for side in CastleSide::ALL {
-                    let rook = pos.castle_rook(color, side).map(Square::flip_rank);
-                    assert_eq!(m.castle_rook(!color, side), rook, "{pos}");
-                }
-            }
-            assert_eq!(m.ep_square(), pos.ep_square().map(Square::flip_rank));
-            assert_eq!(m.in_check(), pos.in_check(), "{pos}");
-            assert_eq!(movegen::perft::perft(&m, 2), movegen::perft::perft(&pos, 2));
-            checked += 1;
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.below(moves.len())]);
+    let checked = walk(suite_roots(), 7, |pos| {
+        let m = pos.mirrored();
+        assert_eq!(m.mirrored(), *pos, "{pos}");
+        assert_eq!(m.mirrored().fen(), pos.fen());
+        assert_eq!(m.mirrored().polyglot_key(), pos.polyglot_key(), "{pos}");
+        assert_eq!(m.side_to_move(), !pos.side_to_move(), "{pos}");
+        for sq in movegen::Bitboard::FULL {
+            let swapped = pos.color_on(sq).map(|c| !c);
+            assert_eq!(m.color_on(sq.flip_rank()), swapped, "{pos} {sq}");
+            assert_eq!(m.piece_on(sq.flip_rank()), pos.piece_on(sq), "{pos} {sq}");
         }
-    }
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                let rook = pos.castle_rook(color, side).map(Square::flip_rank);
+                assert_eq!(m.castle_rook(!color, side), rook, "{pos}");
+            }
+        }
+        assert_eq!(m.ep_square(), pos.ep_square().map(Square::flip_rank));
+        assert_eq!(m.in_check(), pos.in_check(), "{pos}");
+        assert_eq!(movegen::perft::perft(&m, 2), movegen::perft::perft(&pos, 2));
+    });
     assert!(checked > 1_000, "{checked}");
 }
 
@@ -314,62 +313,51 @@ fn board_of(pos: &Position) -> Board {
 
 #[test]
 fn a_changed_builder_is_checked_as_the_fen_it_shows() {
-    let mut roots = suite("perft_standard.epd");
-    roots.extend(suite("thesis_positions.epd"));
-    roots.extend(suite("perft_chess960.epd"));
     let mut rng = SplitMix64::new(54);
     let mut checked = 0;
-    for root in roots {
-        let mut pos = root;
-        for _ in 0..12 {
-            for _ in 0..3 {
-                let mut board = board_of(&pos);
-                let mut side = pos.side_to_move();
-                let mut builder = PositionBuilder::from_position(&pos);
-                for _ in 0..1 + rng.below(3) {
-                    let i = rng.below(64);
-                    match rng.below(3) {
-                        0 => {
-                            let piece = Piece::ALL[rng.below(6)];
-                            let color = random_color(&mut rng);
-                            board[i] = Some((color, piece));
-                            builder = builder.piece(square(i), color, piece);
-                        }
-                        1 => {
-                            board[i] = None;
-                            builder = builder.remove(square(i));
-                        }
-                        _ => {
-                            side = !side;
-                            builder = builder.side_to_move(side);
-                        }
+    walk(suite_roots(), 54, |pos| {
+        for _ in 0..3 {
+            let mut board = board_of(&pos);
+            let mut side = pos.side_to_move();
+            let mut builder = PositionBuilder::from_position(&pos);
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(64);
+                match rng.below(3) {
+                    0 => {
+                        let piece = Piece::ALL[rng.below(6)];
+                        let color = random_color(&mut rng);
+                        board[i] = Some((color, piece));
+                        builder = builder.piece(square(i), color, piece);
+                    }
+                    1 => {
+                        board[i] = None;
+                        builder = builder.remove(square(i));
+                    }
+                    _ => {
+                        side = !side;
+                        builder = builder.side_to_move(side);
                     }
                 }
-                // The rights with their own rooks, as the builder keeps them.
-                let shredder = pos.fen_with(CastlingMode::Chess960);
-                let castling = shredder.split(' ').nth(2).unwrap_or("-");
-                let clocks = (pos.halfmove_clock(), pos.fullmove_number());
-                let fen = fen_of(
-                    &board,
-                    side,
-                    castling.trim_matches('-'),
-                    pos.ep_square(),
-                    clocks,
-                );
-                assert_eq!(
-                    builder.build(),
-                    Position::from_fen(&fen),
-                    "{pos} changed to {fen}"
-                );
-                checked += 1;
             }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.below(moves.len())]);
+            // The rights with their own rooks, as the builder keeps them.
+            let shredder = pos.fen_with(CastlingMode::Chess960);
+            let castling = shredder.split(' ').nth(2).unwrap_or("-");
+            let clocks = (pos.halfmove_clock(), pos.fullmove_number());
+            let fen = fen_of(
+                &board,
+                side,
+                castling.trim_matches('-'),
+                pos.ep_square(),
+                clocks,
+            );
+            assert_eq!(
+                builder.build(),
+                Position::from_fen(&fen),
+                "{pos} changed to {fen}"
+            );
+            checked += 1;
         }
-    }
+    });
     assert!(checked > 10_000, "{checked}");
 }
 
