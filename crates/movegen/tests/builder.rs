@@ -94,7 +94,7 @@ fn a_mirrored_position_is_the_same_game_with_the_colours_swapped() {
         }
         assert_eq!(m.ep_square(), pos.ep_square().map(Square::flip_rank));
         assert_eq!(m.in_check(), pos.in_check(), "{pos}");
-        assert_eq!(movegen::perft::perft(&m, 2), movegen::perft::perft(&pos, 2));
+        assert_eq!(movegen::perft::perft(&m, 2), movegen::perft::perft(pos, 2));
     });
     assert!(checked > 1_000, "{checked}");
 }
@@ -317,9 +317,9 @@ fn a_changed_builder_is_checked_as_the_fen_it_shows() {
     let mut checked = 0;
     walk(suite_roots(), 54, |pos| {
         for _ in 0..3 {
-            let mut board = board_of(&pos);
+            let mut board = board_of(pos);
             let mut side = pos.side_to_move();
-            let mut builder = PositionBuilder::from_position(&pos);
+            let mut builder = PositionBuilder::from_position(pos);
             for _ in 0..1 + rng.below(3) {
                 let i = rng.below(64);
                 match rng.below(3) {
