@@ -24,10 +24,10 @@ pub const ELO_MAX: u32 = 2850;
 /// Nodes per move at a few Elo anchors, set by matches; between two
 /// anchors the count grows geometrically with the Elo.
 const NODES: [(u32, f64); 5] = [
-    (ELO_MIN, 800.0),
-    (1500, 2_000.0),
-    (1800, 9_000.0),
-    (2100, 1_000_000.0),
+    (ELO_MIN, 1_150.0),
+    (1500, 2_250.0),
+    (1800, 13_000.0),
+    (2100, 105_000.0),
     (ELO_MAX, 10_000_000.0),
 ];
 /// Root lines the weakened search ranks and chooses among.
@@ -156,9 +156,9 @@ mod tests {
         let weak = Strength::new(1350, 0);
         let strong = Strength::new(2850, 0);
         assert!(weak.nodes() < Strength::new(1400, 0).nodes());
-        assert_eq!(Strength::new(1800, 0).nodes(), 9_000);
-        assert!(Strength::new(1799, 0).nodes() < 9_000);
-        assert!(Strength::new(1801, 0).nodes() > 9_000);
+        assert_eq!(Strength::new(1800, 0).nodes(), 13_000);
+        assert!(Strength::new(1799, 0).nodes() < 13_000);
+        assert!(Strength::new(1801, 0).nodes() > 13_000);
         assert_eq!(strong.nodes(), 10_000_000);
         assert!(weak.nodes() < strong.nodes());
         assert!(weak.noise() > Strength::new(2000, 0).noise());
