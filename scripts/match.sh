@@ -5,7 +5,7 @@
 #   defaults: 20 games, tc 5+0.05, opponents fairymax hoichess
 #   opponents known here: fairymax hoichess sjeng phalanx gnuchess stockfish
 #   (stockfish plays at Skill Level 0), and toga2 glaurung ethereal-chess (UCI,
-#   one thread, Hash 16, no own book), the gauntlet of docs/strength-levels.md.
+#   one thread, Hash 16, no own book), the gauntlet of docs/nnue.md.
 # Environment: CONCURRENCY (games at once, default 1; at most the number of
 # cores, with nothing else running), SRAND (the seed of the openings' order).
 # Openings: tests/data/openings.epd, random order, each played with colours swapped.

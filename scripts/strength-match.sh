@@ -10,12 +10,15 @@
 # in random order, resign at 8 pawns for 4 moves by both, draw after move 50
 # at |score| <= 0.10 for 10 moves. Games go to strength-ELO.pgn.
 #
-# Environment: CONCURRENCY (games at once, default 1; up to 2100 both sides are
-# limited by nodes or depth, not by the clock, so more games than cores are fair
-# there; above, run one game per core with nothing else running), NODES (a node cap for Pinmask on top of the level's budget, to probe a
-# budget before it goes into crates/search/src/strength.rs), SRAND (cutechess-cli's
-# seed for the order of the openings, default 1: give each match of one level its
-# own, or two matches play the same openings).
+# Environment:
+#   CONCURRENCY  games at once, default 1. Up to 2100 both sides are limited by
+#                nodes or depth, not by the clock, so more games than cores are
+#                fair there; above, one game per core with nothing else running.
+#   NODES        a node cap for Pinmask on top of the level's budget, to probe a
+#                budget before it goes into crates/search/src/strength.rs.
+#   SRAND        cutechess-cli's seed for the order of the openings, default 1:
+#                give each match of one level its own, or two matches play the
+#                same openings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 elo=${1:?usage: scripts/strength-match.sh ELO [ROUNDS]}
