@@ -498,6 +498,7 @@ fn limited_strength_searches_little_and_never_drops_a_queen() {
     // Rd1xd4 wins Black's queen; nothing else comes close.
     let fen = "6k1/5ppp/8/8/3q4/8/5PPP/3R2K1 w - - 0 1";
     e.send(&format!("position fen {fen}"));
+    let budget = search::Strength::new(1350, 0).nodes();
     for _ in 0..20 {
         e.send("go depth 30");
         let lines = e.until(|l| l.starts_with("bestmove "));
@@ -505,8 +506,8 @@ fn limited_strength_searches_little_and_never_drops_a_queen() {
             lines.last().unwrap().starts_with("bestmove d1d4"),
             "{lines:?}"
         );
-        // Up to four lines to choose from, and the 1,150 nodes of Elo 1350
-        // (crates/search/src/strength.rs; the limit is polled every 128 nodes).
+        // Up to four lines to choose from, and Elo 1350's node budget (the
+        // limit is polled every 128 nodes).
         assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
         for info in lines.iter().filter(|l| l.starts_with("info depth")) {
             let nodes: u64 = info
@@ -516,7 +517,7 @@ fn limited_strength_searches_little_and_never_drops_a_queen() {
                 .unwrap()
                 .parse()
                 .unwrap();
-            assert!(nodes < 1150 + 128, "{info}");
+            assert!(nodes < budget + 128, "{info}");
         }
     }
     // From the start, the weakened choices vary; at full strength they do not.

@@ -30,8 +30,8 @@ static FILES: LabFiles = crate::lab_files!(
 
 const LAB: u8 = 12;
 
-/// Our engine's handicap in the game: the lowest `UCI_Elo` (a node budget of 1,150 and noise
-/// among its four best lines, docs/strength-levels.md).
+/// Our engine's handicap in the game: the lowest `UCI_Elo` (its smallest node budget and
+/// noise among its four best lines, docs/strength-levels.md).
 pub const GAME_ELO: u32 = 1350;
 /// Plies of the game (short, for CI: legality over the opening and early middlegame).
 pub const GAME_PLIES: usize = 30;
