@@ -175,8 +175,11 @@ impl Accumulator {
     /// `stm` to move.
     pub fn output(&self, net: &Network, stm: Color) -> i32 {
         let (us, them) = (&self.v[stm.index()], &self.v[(!stm).index()]);
-        let sum = dot(us, &net.out_weights[..HIDDEN]) + dot(them, &net.out_weights[HIDDEN..]);
-        let y = i64::from(sum / QA + net.out_bias) * i64::from(net.scale) / i64::from(QA * QB);
+        // Each half fits `i32` (`MAX_OUTPUT_WEIGHT`); both together need not.
+        let sum = i64::from(dot(us, &net.out_weights[..HIDDEN]))
+            + i64::from(dot(them, &net.out_weights[HIDDEN..]));
+        let y = (sum / i64::from(QA) + i64::from(net.out_bias)) * i64::from(net.scale)
+            / i64::from(QA * QB);
         y.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
 }

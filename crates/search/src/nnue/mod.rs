@@ -56,9 +56,17 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Bytes of a network file.
 pub const FILE_BYTES: usize = 16 + INPUTS * HIDDEN * 2 + HIDDEN * 2 + 2 * HIDDEN * 2 + 4;
-/// The largest output weight magnitude: with it, the output sum,
-/// `2N · QA² · 127`, stays inside `i32`.
+/// The largest output weight magnitude. With it each half of the output
+/// sum, at most `N · QA² · 127`, stays inside `i32` for up to 258 neurons
+/// (checked below at compile time); the two halves are added in `i64`.
+/// It also keeps `clamp(a) · w` inside `i16` (255 · 127), which the
+/// inference's 16-bit multiply-adds need.
 pub const MAX_OUTPUT_WEIGHT: i32 = 127;
+const _: () = assert!(
+    HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64
+        && QA * MAX_OUTPUT_WEIGHT <= i16::MAX as i32,
+    "one half of the output sum could overflow i32"
+);
 /// The most pieces a legal position has: the accumulator adds at most this
 /// many columns to its bias.
 const MAX_PIECES: i32 = 32;
