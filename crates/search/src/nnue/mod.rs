@@ -19,8 +19,8 @@
 //! integers: accumulator weights and biases times [`QA`], output weights
 //! times [`QB`], the output bias times `QA · QB`. The sums stay in range by
 //! construction: the loader refuses a network whose accumulator could leave
-//! `i16` with 32 pieces on the board, or whose output could leave `i32`
-//! ([`Network::from_bytes`]).
+//! `i16` with 32 pieces on the board, or either half of whose output could
+//! leave `i32` ([`Network::from_bytes`]).
 //!
 //! The file format (little-endian), [`FILE_BYTES`] long:
 //!
@@ -224,7 +224,7 @@ impl Network {
     }
 
     /// Refuses weights that could overflow: an accumulator of 32 pieces must
-    /// fit `i16`, the output sum `i32`.
+    /// fit `i16`, each half of the output sum `i32` ([`MAX_OUTPUT_WEIGHT`]).
     pub fn check_range(&self) -> Result<(), NetError> {
         for i in 0..HIDDEN {
             let largest = self
