@@ -63,9 +63,12 @@ pub const FILE_BYTES: usize = 16 + INPUTS * HIDDEN * 2 + HIDDEN * 2 + 2 * HIDDEN
 /// inference's 16-bit multiply-adds need.
 pub const MAX_OUTPUT_WEIGHT: i32 = 127;
 const _: () = assert!(
-    HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64
-        && QA * MAX_OUTPUT_WEIGHT <= i16::MAX as i32,
+    HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64,
     "one half of the output sum could overflow i32"
+);
+const _: () = assert!(
+    QA * MAX_OUTPUT_WEIGHT <= i16::MAX as i32,
+    "clamp(a) · w could overflow i16"
 );
 /// The most pieces a legal position has: the accumulator adds at most this
 /// many columns to its bias.
