@@ -149,7 +149,9 @@ impl Table {
         unpack(data)
     }
 
-    /// Stores a result, keeping a deeper entry of the same search for another key.
+    /// Stores a result, keeping a deeper entry of the same search for another
+    /// key unless the new result is exact and from the main search: an exact
+    /// result of quiescence (depth 0) never displaces a deeper entry.
     pub fn store(&self, key: u64, mut entry: Entry) {
         let slot = self.slot(key);
         let old_data = self.words[slot + 1].load(Ordering::Relaxed);
@@ -158,7 +160,7 @@ impl Table {
             let replace = same
                 || generation_of(old_data) != self.generation
                 || entry.depth >= old.depth
-                || entry.bound == Bound::Exact;
+                || (entry.bound == Bound::Exact && entry.depth > 0);
             if !replace {
                 return;
             }
@@ -223,6 +225,24 @@ mod tests {
             t.store(7, e);
             assert_eq!(t.probe(7), Some(e));
         }
+    }
+
+    #[test]
+    fn exact_results_displace_deeper_entries_except_from_quiescence() {
+        let t = Table::new(1);
+        // Two keys of one slot: the slot is chosen by the key's high bits.
+        let (a, b) = (7u64, 7u64 ^ 1);
+        assert_eq!(t.slot(a), t.slot(b));
+        t.store(a, entry(Move::from_bits(1), 10, 8, Bound::Lower));
+        t.store(b, entry(Move::from_bits(2), 20, 0, Bound::Exact));
+        assert!(
+            t.probe(b).is_none(),
+            "quiescence's result displaced depth 8"
+        );
+        assert_eq!(t.probe(a).map(|e| e.depth), Some(8));
+        t.store(b, entry(Move::from_bits(2), 20, 1, Bound::Exact));
+        assert_eq!(t.probe(b).map(|e| e.depth), Some(1));
+        assert!(t.probe(a).is_none());
     }
 
     #[test]

@@ -162,7 +162,7 @@ impl RootMove {
 }
 
 /// A mate score relative to the root, stored relative to the node.
-fn to_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
     } else if score <= -MATE_BOUND {
@@ -172,13 +172,30 @@ fn to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {
         score + ply as i32
     } else {
         score
+    }
+}
+
+/// `eval` corrected by the table's `entry` for the same position: its score
+/// where it is exact, or a bound on the side the evaluation lies beyond (a
+/// lower bound above it, an upper bound below it). Mate scores are left out.
+fn refine(eval: i32, entry: Entry, ply: usize) -> i32 {
+    let s = from_tt(i32::from(entry.score), ply);
+    let better = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if better && s.abs() < MATE_BOUND {
+        s
+    } else {
+        eval
     }
 }
 
@@ -189,7 +206,8 @@ struct Node {
     ply: usize,
     in_check: bool,
     pv: bool,
-    /// Static evaluation (`-INF` in check).
+    /// The evaluation pruning reads: the static one refined by the table
+    /// (`-INF` in check).
     eval: i32,
 }
 
@@ -446,10 +464,16 @@ impl<'a> Search<'a> {
             }
         }
         // The table keeps the static evaluation: the same position evaluates the same.
-        let eval = match entry {
+        let static_eval = match entry {
             _ if in_check => -INF,
             Some(e) => i32::from(e.eval),
             None => self.evaluate(pos, ply),
+        };
+        // The pruning below reads the table's score where its bound says
+        // it is nearer the truth than the static evaluation.
+        let eval = match entry {
+            Some(e) if !in_check => refine(static_eval, e, ply),
+            _ => static_eval,
         };
         // Reverse futility: far enough above beta that no quiet reply will
         // bring it back within a few plies.
@@ -502,7 +526,7 @@ impl<'a> Search<'a> {
             Entry {
                 mv: best_move,
                 score: to_tt(best, ply).clamp(-INF, INF) as i16,
-                eval: eval.clamp(-INF, INF) as i16,
+                eval: static_eval.clamp(-INF, INF) as i16,
                 depth: depth.clamp(0, 255) as u8,
                 bound,
             },
@@ -623,5 +647,37 @@ impl<'a> Search<'a> {
         for m in tried {
             update_history(&mut table[m.from().index()][m.to().index()], -bonus);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(score: i32, bound: Bound) -> Entry {
+        Entry {
+            mv: Move::NULL,
+            score: score as i16,
+            eval: 0,
+            depth: 5,
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_table_refines_the_evaluation_only_where_its_bound_allows() {
+        // Exact: the stored score, above or below.
+        assert_eq!(refine(10, entry(50, Bound::Exact), 3), 50);
+        assert_eq!(refine(10, entry(-50, Bound::Exact), 3), -50);
+        // A lower bound raises the evaluation, never lowers it.
+        assert_eq!(refine(10, entry(50, Bound::Lower), 3), 50);
+        assert_eq!(refine(10, entry(-50, Bound::Lower), 3), 10);
+        // An upper bound lowers it, never raises it.
+        assert_eq!(refine(10, entry(-50, Bound::Upper), 3), -50);
+        assert_eq!(refine(10, entry(50, Bound::Upper), 3), 10);
+        // Mate scores are not evaluations.
+        let mate = to_tt(MATE - 7, 3);
+        assert_eq!(refine(10, entry(mate, Bound::Exact), 3), 10);
+        assert_eq!(refine(10, entry(-mate, Bound::Upper), 3), 10);
     }
 }
