@@ -25,9 +25,9 @@ pub const ELO_MAX: u32 = 2850;
 /// Nodes per move at a few Elo anchors, set by matches; between two
 /// anchors the count grows geometrically with the Elo.
 const NODES: [(u32, f64); 5] = [
-    (ELO_MIN, 1_150.0),
-    (1500, 2_250.0),
-    (1800, 13_000.0),
+    (ELO_MIN, 880.0),
+    (1500, 1_700.0),
+    (1800, 7_100.0),
     (2100, 105_000.0),
     (ELO_MAX, 10_000_000.0),
 ];
@@ -157,9 +157,11 @@ mod tests {
         let weak = Strength::new(1350, 0);
         let strong = Strength::new(2850, 0);
         assert!(weak.nodes() < Strength::new(1400, 0).nodes());
-        assert_eq!(Strength::new(1800, 0).nodes(), 13_000);
-        assert!(Strength::new(1799, 0).nodes() < 13_000);
-        assert!(Strength::new(1801, 0).nodes() > 13_000);
+        let anchor = NODES[2].1 as u64;
+        assert_eq!(NODES[2].0, 1800);
+        assert_eq!(Strength::new(1800, 0).nodes(), anchor);
+        assert!(Strength::new(1799, 0).nodes() < anchor);
+        assert!(Strength::new(1801, 0).nodes() > anchor);
         assert_eq!(strong.nodes(), 10_000_000);
         assert!(weak.nodes() < strong.nodes());
         assert!(weak.noise() > Strength::new(2000, 0).noise());
