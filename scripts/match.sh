@@ -17,7 +17,7 @@ if ! command -v cutechess-cli >/dev/null; then
     cat >&2 <<'MSG'
 cutechess-cli is not installed. It is not packaged for Debian; build it from the
 public cutechess source (github.com/cutechess/cutechess):
-    apt-get install cmake g++ qt6-base-dev libqt6svg6-dev
+    apt-get install cmake g++ qt6-base-dev libqt6svg6-dev qt6-5compat-dev
     cmake -DCMAKE_BUILD_TYPE=Release <source dir> && make cli
 then put the cutechess-cli binary on your PATH.
 MSG
