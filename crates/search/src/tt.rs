@@ -21,6 +21,30 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a search's `best` score says about the true score, given the
+    /// window `(alpha, beta)` it was searched with.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched
+    /// with the window `(alpha, beta)`.
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -243,6 +267,16 @@ mod tests {
         t.store(b, entry(Move::from_bits(2), 20, 1, Bound::Exact));
         assert_eq!(t.probe(b).map(|e| e.depth), Some(1));
         assert!(t.probe(a).is_none());
+    }
+
+    #[test]
+    fn bounds_follow_the_window() {
+        assert_eq!(Bound::of(30, 10, 30), Bound::Lower);
+        assert_eq!(Bound::of(20, 10, 30), Bound::Exact);
+        assert_eq!(Bound::of(10, 10, 30), Bound::Upper);
+        assert!(Bound::Exact.settles(20, 10, 30));
+        assert!(Bound::Lower.settles(30, 10, 30) && !Bound::Lower.settles(29, 10, 30));
+        assert!(Bound::Upper.settles(10, 10, 30) && !Bound::Upper.settles(11, 10, 30));
     }
 
     #[test]

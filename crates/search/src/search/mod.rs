@@ -453,12 +453,7 @@ impl<'a> Search<'a> {
             hash_move = e.mv;
             if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score as i32, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if e.bound.settles(s, alpha, beta) {
                     return s;
                 }
             }
@@ -514,13 +509,7 @@ impl<'a> Search<'a> {
         if self.stopped {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha, beta);
         self.shared.tt.store(
             key,
             Entry {

@@ -27,12 +27,7 @@ impl Search<'_> {
             // Any stored depth is at least quiescence's; PV nodes search on
             // for their line.
             let s = from_tt(i32::from(e.score), ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut && beta - alpha == 1 {
+            if beta - alpha == 1 && e.bound.settles(s, alpha, beta) {
                 return s;
             }
         }
@@ -85,13 +80,7 @@ impl Search<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_in {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         self.store(key, best_move, best, eval, bound, ply);
         best
     }
