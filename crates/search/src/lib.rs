@@ -96,7 +96,8 @@ impl Searcher {
     /// repetitions. `report` is called after each completed depth, once per
     /// line. Returns no move only when there is no legal move. With a
     /// [`Strength`] in `limits`, the search is cut to its nodes and lines,
-    /// and the move is its choice among the last depth's lines.
+    /// and where the level has noise the move is its choice among the last
+    /// completed depth's lines.
     pub fn search(
         &mut self,
         game: &Game,
@@ -126,6 +127,12 @@ impl Searcher {
             report(info);
         };
         let result = self.search_full(game, &weak, control, &mut record);
+        if strength.noise() == 0 {
+            // Without noise the choice is the best line, and the search's own
+            // pick is that line or a better one from a depth the budget cut
+            // short: the level is full strength within its nodes.
+            return result;
+        }
         let scored: Vec<(Move, Score)> = lines.iter().map(|l| (l.0, l.1)).collect();
         match strength.choose(&scored) {
             Some(mv) if result.best.is_some() => {

@@ -5,10 +5,12 @@
 //! so a weak setting makes the mistakes of a shallow search with a fuzzy
 //! judgement, never a random move.
 //!
-//! From 2100 up there is no noise and a single line: the engine plays at
-//! full strength within its node budget. At 10+0.1 on a 2-core machine the
-//! clock cuts the budgets from about 2250 up, so those levels play at full
-//! strength there.
+//! At 2100, the strongest level, there is no noise and a single line: the
+//! engine plays at full strength within its node budget. There is no level
+//! above it: a larger budget no longer fits the time a move gets at 10+0.1
+//! on a 2-core machine, and full strength there stays well short of
+//! Stockfish's 2400, so a level above 2100 could not be what its label says.
+//! `UCI_LimitStrength` off is full strength.
 //!
 //! The constants were set by matches against Stockfish 15.1 at the same
 //! `UCI_Elo` (see docs/strength-levels.md).
@@ -19,23 +21,23 @@ use movegen::Move;
 
 /// The weakest Elo offered (Stockfish 15.1's range).
 pub const ELO_MIN: u32 = 1350;
-/// The strongest Elo offered.
-pub const ELO_MAX: u32 = 2850;
+/// The strongest Elo offered: the strongest level measured against its
+/// label (docs/strength-levels.md).
+pub const ELO_MAX: u32 = 2100;
 
 /// Nodes per move at a few Elo anchors, set by matches; between two
 /// anchors the count grows geometrically with the Elo.
-const NODES: [(u32, f64); 5] = [
+const NODES: [(u32, f64); 4] = [
     (ELO_MIN, 880.0),
     (1500, 1_700.0),
-    (1800, 7_100.0),
-    (2100, 105_000.0),
-    (ELO_MAX, 10_000_000.0),
+    (1800, 11_000.0),
+    (ELO_MAX, 220_000.0),
 ];
 /// Root lines the weakened search ranks and chooses among.
 const LINES: usize = 4;
 /// Noise in centipawns at a few Elo anchors, linear between them and none
 /// from the last one up, where the search ranks a single line.
-const NOISE: [(u32, f64); 3] = [(ELO_MIN, 65.0), (1800, 37.0), (2100, 0.0)];
+const NOISE: [(u32, f64); 3] = [(ELO_MIN, 65.0), (1800, 37.0), (ELO_MAX, 0.0)];
 /// A line more than this many noise widths below the best is never played,
 /// nor one more than `MARGIN_MAX` centipawns below it.
 const MARGIN_WIDTHS: i32 = 2;
@@ -155,14 +157,15 @@ mod tests {
     #[test]
     fn more_elo_means_more_nodes_and_less_noise() {
         let weak = Strength::new(1350, 0);
-        let strong = Strength::new(2850, 0);
+        let strong = Strength::new(ELO_MAX, 0);
         assert!(weak.nodes() < Strength::new(1400, 0).nodes());
         let anchor = NODES[2].1 as u64;
         assert_eq!(NODES[2].0, 1800);
         assert_eq!(Strength::new(1800, 0).nodes(), anchor);
         assert!(Strength::new(1799, 0).nodes() < anchor);
         assert!(Strength::new(1801, 0).nodes() > anchor);
-        assert_eq!(strong.nodes(), 10_000_000);
+        assert_eq!(strong.nodes(), NODES[NODES.len() - 1].1 as u64);
+        assert_eq!(Strength::new(9999, 0).nodes(), strong.nodes());
         assert!(weak.nodes() < strong.nodes());
         assert!(weak.noise() > Strength::new(2000, 0).noise());
         assert_eq!(strong.noise(), 0);

@@ -329,7 +329,10 @@ impl Options {
                 Ok(OptionChange::Plain)
             }
             "uci_elo" => {
-                let range = Range::new(i64::from(search::ELO_MIN), i64::from(search::ELO_MAX));
+                let range = Range {
+                    why: " (the strongest calibrated level; UCI_LimitStrength false is full strength)",
+                    ..Range::new(i64::from(search::ELO_MIN), i64::from(search::ELO_MAX))
+                };
                 self.elo = spin("UCI_Elo", need()?, range, notes)? as u32;
                 Ok(OptionChange::Plain)
             }
@@ -388,7 +391,14 @@ mod tests {
         assert!(o.hash_mb <= MAX_HASH_MB as usize);
         o.set("MultiPV", Some("1000"), &mut notes).unwrap();
         assert_eq!(o.multipv, 256);
-        assert_eq!(notes.len(), 3, "one note per clamped value: {notes:?}");
+        o.set("UCI_Elo", Some("2400"), &mut notes).unwrap();
+        assert_eq!(o.elo, search::ELO_MAX);
+        assert_eq!(notes.len(), 4, "one note per clamped value: {notes:?}");
+        assert!(
+            notes[3].contains("strongest calibrated level"),
+            "{}",
+            notes[3]
+        );
     }
 
     #[test]
@@ -432,7 +442,7 @@ mod tests {
         );
         assert!(lines.contains(&"option name UCI_Chess960 type check default false".to_string()));
         assert!(lines
-            .contains(&"option name UCI_Elo type spin default 1350 min 1350 max 2850".to_string()));
+            .contains(&"option name UCI_Elo type spin default 1350 min 1350 max 2100".to_string()));
         assert!(
             lines.contains(&"option name UCI_LimitStrength type check default false".to_string())
         );

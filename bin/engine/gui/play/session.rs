@@ -435,7 +435,7 @@ mod tests {
             assert!(Strength::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Strength::parse("elo:1500"), Ok(Strength::Elo(1500)));
-        for bad in ["elo:1349", "elo:2851", "elo:", "elo:x"] {
+        for bad in ["elo:1349", "elo:2101", "elo:", "elo:x"] {
             assert!(Strength::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Strength::Elo(1800).label(), "Elo 1800");
