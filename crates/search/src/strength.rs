@@ -28,7 +28,7 @@ pub const ELO_MAX: u32 = 2100;
 /// Nodes per move at a few Elo anchors, set by matches; between two
 /// anchors the count grows geometrically with the Elo.
 const NODES: [(u32, f64); 4] = [
-    (ELO_MIN, 880.0),
+    (ELO_MIN, 1_100.0),
     (1500, 1_700.0),
     (1800, 11_000.0),
     (ELO_MAX, 220_000.0),
