@@ -330,7 +330,7 @@ impl Options {
             }
             "uci_elo" => {
                 let range = Range {
-                    why: " (the strongest calibrated level; UCI_LimitStrength false is full strength)",
+                    why: " (the top is the strongest calibrated level; UCI_LimitStrength false is full strength)",
                     ..Range::new(i64::from(search::ELO_MIN), i64::from(search::ELO_MAX))
                 };
                 self.elo = spin("UCI_Elo", need()?, range, notes)? as u32;
