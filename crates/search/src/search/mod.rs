@@ -229,13 +229,13 @@ impl Node {
 
 /// How often the limits are polled: every [`POLL_INTERVAL`] nodes, more
 /// often under a node limit so small (weakened play, `go nodes 500`) that
-/// it would overshoot by several times; a power of two.
+/// it would overshoot by several times: at least every eighth of the limit
+/// (at least every 16 nodes); a power of two.
 fn poll_interval(node_limit: Option<u64>) -> u64 {
     let eighth = node_limit.map_or(POLL_INTERVAL, |n| n / 8);
-    eighth
-        .clamp(16, POLL_INTERVAL)
-        .next_power_of_two()
-        .min(POLL_INTERVAL)
+    let interval = eighth.clamp(16, POLL_INTERVAL);
+    // The largest power of two not above it.
+    1 << interval.ilog2()
 }
 
 /// One thread's search.
@@ -650,6 +650,21 @@ mod tests {
             eval: 0,
             depth: 5,
             bound,
+        }
+    }
+
+    #[test]
+    fn a_node_limit_is_polled_at_least_every_eighth_of_it() {
+        assert_eq!(poll_interval(None), POLL_INTERVAL);
+        assert_eq!(poll_interval(Some(1)), 16);
+        for limit in [128, 880, 1_100, 1_700, 11_000, 16_383, 16_384, 220_000] {
+            let interval = poll_interval(Some(limit));
+            assert!(interval.is_power_of_two(), "{limit}: {interval}");
+            assert!(interval <= limit / 8, "{limit}: {interval}");
+            assert!(
+                interval * 2 > (limit / 8).min(POLL_INTERVAL),
+                "{limit}: {interval}"
+            );
         }
     }
 
