@@ -229,8 +229,8 @@ impl Node {
 
 /// How often the limits are polled: every [`POLL_INTERVAL`] nodes, more
 /// often under a node limit so small (weakened play, `go nodes 500`) that
-/// it would overshoot by several times: at least every eighth of the limit
-/// (at least every 16 nodes); a power of two.
+/// it would overshoot by several times: at least every eighth of the limit,
+/// but never more often than every 16 nodes; a power of two.
 fn poll_interval(node_limit: Option<u64>) -> u64 {
     let eighth = node_limit.map_or(POLL_INTERVAL, |n| n / 8);
     let interval = eighth.clamp(16, POLL_INTERVAL);
