@@ -149,3 +149,31 @@ fn stop_flag_ends_an_infinite_search() {
     assert!(result.best.is_some());
     assert!(start.elapsed() < Duration::from_millis(500));
 }
+
+/// 1. Ra6 mates in two (1...bxa6 2. b7#, anything else 2. Rxa7#), found by
+/// Stockfish 15.1 at depth 10. The move is quiet and Black's best reply wins
+/// the rook, so quiescence alone scores 1. Ra6 a rook down for White; reverse
+/// futility once read that score from the table and cut the node before
+/// 2. b7# was searched, at every depth (docs/search.md, "Reverse futility
+/// and the table").
+const RA6_MATES_IN_TWO: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+
+#[test]
+fn a_quiet_mate_in_two_behind_a_capture_is_found_at_every_depth() {
+    for d in 3..=30 {
+        let (result, infos) = run(RA6_MATES_IN_TWO, depth(d));
+        let last = infos.last().unwrap();
+        assert_eq!(last.score, Score::Mate(2), "depth {d}: {last:?}");
+        assert_eq!(result.best.unwrap().to_string(), "a1a6", "depth {d}");
+    }
+    // Under the clock too, with one line.
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(1000)),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let (result, infos) = run(RA6_MATES_IN_TWO, limits);
+    assert!(infos.iter().all(|i| i.multipv <= 1), "{infos:?}");
+    assert_eq!(infos.last().unwrap().score, Score::Mate(2), "{infos:?}");
+    assert_eq!(result.best.unwrap().to_string(), "a1a6");
+}

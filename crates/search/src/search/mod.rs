@@ -471,14 +471,20 @@ impl<'a> Search<'a> {
             _ => static_eval,
         };
         // Reverse futility: far enough above beta that no quiet reply will
-        // bring it back within a few plies.
+        // bring it back within a few plies. It returns without searching, so
+        // the table may lower the evaluation it reads but never raise it: a
+        // raised one is a shallower search's score (often quiescence's, which
+        // sees captures and no quiet checks), and trusting it here would cut
+        // the node before the quiet reply that refutes it is ever searched
+        // (docs/search.md, "Reverse futility and the table").
+        let rfp_eval = eval.min(static_eval);
         if !pv_node
             && !in_check
             && depth <= 6
             && beta.abs() < MATE_BOUND
-            && eval - 80 * depth >= beta
+            && rfp_eval - 80 * depth >= beta
         {
-            return eval;
+            return rfp_eval;
         }
         if null_ok
             && !pv_node
