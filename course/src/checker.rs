@@ -20,7 +20,10 @@ pub trait Lab: Sync {
     /// Files the lab adds to a workspace besides the student's module, as (path, text):
     /// lab 12's engine program.
     fn extra_files(&self) -> &'static [(&'static str, &'static str)];
-    /// Asks the student's functions through `student` and judges the answers.
+    /// How many times the instructor's query time-out one of the lab's queries may take.
+    fn query_scale(&self) -> u32;
+    /// Asks the student's functions through `student` and judges the answers, each query
+    /// within [`Lab::query_scale`] times the instructor's time-out.
     fn check(&self, student: &mut Student) -> Verdict;
 }
 
@@ -40,6 +43,10 @@ pub struct LabRecord {
     pub files: &'static LabFiles,
     /// Files besides the module, as (path in the workspace, text).
     pub extra_files: &'static [(&'static str, &'static str)],
+    /// How many times the instructor's query time-out one query may take: 1, or more for a
+    /// lab with slow queries (perft, search). A lab scales the instructor's value, never
+    /// replaces it, so `course grade --query-timeout` reaches every lab.
+    pub query_scale: u32,
     /// Asks the student's functions and judges the answers.
     pub check: fn(&mut Student) -> Verdict,
 }
@@ -63,8 +70,11 @@ impl Lab for LabRecord {
     fn extra_files(&self) -> &'static [(&'static str, &'static str)] {
         self.extra_files
     }
+    fn query_scale(&self) -> u32 {
+        self.query_scale
+    }
     fn check(&self, student: &mut Student) -> Verdict {
-        (self.check)(student)
+        student.scaled(self.query_scale, self.check)
     }
 }
 

@@ -2,6 +2,7 @@
 //! limit per query. A panic is answered by the harness itself; a hang or a crash (a stack
 //! overflow aborts the process) restarts it for the next query.
 
+use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -74,7 +75,12 @@ pub struct Student {
     exe: PathBuf,
     dir: Option<PathBuf>,
     running: Option<Running>,
-    timeout: Duration,
+    /// The instructor's time limit for one query (`course grade --query-timeout`).
+    base_timeout: Duration,
+    /// How many times the base the lab that runs allows one query ([`Student::scaled`]).
+    scale: u32,
+    /// Each lab and the time limits its queries were asked under.
+    timeouts_used: BTreeSet<(u8, Duration)>,
     answered: [bool; 256],
     queries: usize,
     todo_at: Option<String>,
@@ -87,7 +93,8 @@ pub struct Student {
 /// How long one lab's check may take in all (a correct solution takes a few seconds).
 pub const LAB_BUDGET: Duration = Duration::from_secs(60);
 
-/// How long one query may take unless a lab says otherwise.
+/// How long one query may take unless the instructor says otherwise; a lab with slow queries
+/// allows a multiple of it ([`Student::scaled`]).
 pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 impl Student {
@@ -97,7 +104,9 @@ impl Student {
             exe: exe.into(),
             dir: None,
             running: None,
-            timeout: DEFAULT_QUERY_TIMEOUT,
+            base_timeout: DEFAULT_QUERY_TIMEOUT,
+            scale: 1,
+            timeouts_used: BTreeSet::new(),
             answered: [false; 256],
             queries: 0,
             todo_at: None,
@@ -165,14 +174,31 @@ impl Student {
         Ok(command)
     }
 
-    /// The time limit for one query.
+    /// The time limit for one query now: the instructor's, times what the lab that runs
+    /// allows.
     pub fn query_timeout(&self) -> Duration {
-        self.timeout
+        self.base_timeout * self.scale
     }
 
-    /// Sets the time limit for one query (a lab with slow queries, perft or search, raises it).
+    /// Sets the instructor's time limit for one query ([`DEFAULT_QUERY_TIMEOUT`] unless set).
+    /// Every lab asks under it; a lab with slow queries scales it, never replaces it.
     pub fn set_query_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
+        self.base_timeout = timeout;
+    }
+
+    /// Runs `f` with `factor` times the time limit in force for one query (a lab with slow
+    /// queries, perft or search, or lab 5's first magic search), then restores it.
+    pub fn scaled<T>(&mut self, factor: u32, f: impl FnOnce(&mut Student) -> T) -> T {
+        let before = self.scale;
+        self.scale = before.saturating_mul(factor.max(1));
+        let out = f(self);
+        self.scale = before;
+        out
+    }
+
+    /// Each lab asked and the time limits its queries were asked under, in order.
+    pub fn timeouts_used(&self) -> Vec<(u8, Duration)> {
+        self.timeouts_used.iter().copied().collect()
     }
 
     /// Whether one of `lab`'s functions has answered `ok` yet.
@@ -212,6 +238,8 @@ impl Student {
                 Err(e) => return Reply::Broken(e),
             }
         }
+        let timeout = self.query_timeout();
+        self.timeouts_used.insert((lab, timeout));
         let running = self.running.as_mut().expect("started above");
         if running
             .stdin
@@ -221,7 +249,7 @@ impl Student {
         {
             return self.died();
         }
-        match running.lines.recv_timeout(self.timeout) {
+        match running.lines.recv_timeout(timeout) {
             Ok(answer) => {
                 self.todo_at = answer.strip_prefix("todo ").map(str::to_string);
                 let reply = parse_reply(&answer);

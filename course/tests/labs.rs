@@ -402,3 +402,44 @@ fn perft_names_the_earlier_lab_and_function_whose_answer_is_wrong() {
         fs::write(&path, earlier.files().solution).expect("writable");
     }
 }
+
+#[test]
+fn the_instructors_query_timeout_reaches_every_lab() {
+    let scratch = Scratch::new("query-timeout");
+    let dir = scratch.0.join("ws");
+    let all = labs::all();
+    workspace::init(&dir, &all, true).expect("init writes the workspace");
+    workspace::build(&dir).unwrap_or_else(|e| panic!("the solutions do not build:\n{e}"));
+    // What `course grade --query-timeout 6` gives each student (grade.rs's `grade_one`): one
+    // harness for every lab in turn. 6 s is no multiple of the 5 s default or of any time-out
+    // a lab once set for itself, so a lab that replaced the instructor's value shows.
+    let base = Duration::from_secs(6);
+    let mut student = Student::in_workspace(&dir);
+    student.set_query_timeout(base);
+    for &lab in &all {
+        let verdict = runner::check_lab(&mut student, lab);
+        assert!(verdict.passed(), "lab {}: {}", lab.number(), show(&verdict));
+    }
+    let used = student.timeouts_used();
+    for &lab in &all {
+        let n = lab.number();
+        let mine: Vec<Duration> = used
+            .iter()
+            .filter(|(m, _)| *m == n)
+            .map(|(_, t)| *t)
+            .collect();
+        assert!(!mine.is_empty(), "lab {n} asked no query");
+        // A lab may allow more than the base (a whole multiple of it), never discard it.
+        for t in &mine {
+            assert!(
+                t.as_nanos() % base.as_nanos() == 0 && *t >= base,
+                "lab {n} asked a query within {t:?}, not a multiple of the instructor's {base:?}: {used:?}"
+            );
+        }
+        assert_eq!(
+            mine.iter().min(),
+            Some(&(base * lab.query_scale())),
+            "lab {n}'s queries: {used:?}"
+        );
+    }
+}

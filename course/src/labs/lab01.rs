@@ -58,6 +58,7 @@ pub static LAB01: LabRecord = LabRecord {
     title: "bitboards",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

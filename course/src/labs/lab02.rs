@@ -54,6 +54,7 @@ pub static LAB02: LabRecord = LabRecord {
     title: "pawns by shifts",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

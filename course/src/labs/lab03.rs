@@ -45,6 +45,7 @@ pub static LAB03: LabRecord = LabRecord {
     title: "knights and kings",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

@@ -56,6 +56,7 @@ pub static LAB04: LabRecord = LabRecord {
     title: "sliding pieces I: rays",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

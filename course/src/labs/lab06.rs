@@ -44,6 +44,7 @@ pub static LAB06: LabRecord = LabRecord {
     title: "attacks on a square, checkers, check",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

@@ -64,6 +64,7 @@ pub static LAB07: LabRecord = LabRecord {
     title: "legal moves: the check mask and the pin masks",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

@@ -61,6 +61,7 @@ pub static LAB08: LabRecord = LabRecord {
     title: "castling, en passant, promotions",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

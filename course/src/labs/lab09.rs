@@ -98,6 +98,7 @@ pub static LAB09: LabRecord = LabRecord {
     title: "the position: FEN, copy-make, zobrist keys",
     files: &FILES,
     extra_files: &[],
+    query_scale: 1,
     check: check_lab,
 };
 

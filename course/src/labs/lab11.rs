@@ -80,11 +80,11 @@ pub static LAB11: LabRecord = LabRecord {
     title: "search: alpha-beta, ordering, quiescence, evaluation",
     files: &FILES,
     extra_files: &[],
+    query_scale: 4,
     check: check_lab,
 };
 
 fn check_lab(student: &mut Student) -> Verdict {
-    student.set_query_timeout(std::time::Duration::from_secs(20));
     Verdict::from_result(run(student))
 }
 

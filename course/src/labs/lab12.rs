@@ -79,11 +79,11 @@ pub static LAB12: LabRecord = LabRecord {
     title: "UCI and a tournament",
     files: &FILES,
     extra_files: &[("src/bin/engine.rs", crate::workspace::ENGINE_BIN_RS)],
+    query_scale: 2,
     check: check_lab,
 };
 
 fn check_lab(student: &mut Student) -> Verdict {
-    student.set_query_timeout(std::time::Duration::from_secs(10));
     Verdict::from_result(run(student))
 }
 
