@@ -83,79 +83,35 @@ pub fn fail(d: Diagnosis) -> Verdict {
     Verdict::Fail(d)
 }
 
-/// The files of one lab folder (`course/labs/NN-slug/`).
+/// The files of one lab folder (`course/labs/NN-slug/`) that a student's workspace gets. The
+/// reference solution and the planted bugs' texts are not here: they are the answer key, the
+/// crate `course_key`, which only the instructor's build has.
 pub struct LabFiles {
     /// The lab text.
     pub readme: &'static str,
     /// The student's starting file (`todo!()` bodies).
     pub skeleton: &'static str,
-    /// The reference solution.
-    pub solution: &'static str,
     /// The dispatcher from query names to the student's functions.
     pub harness: &'static str,
     /// What `course hint` shows.
     pub hints: &'static str,
-    /// Planted bugs: (file name, text), each one mistake written as changes to the solution
-    /// (see [`LabFiles::bug_source`]).
-    pub bugs: &'static [(&'static str, &'static str)],
-}
-
-impl LabFiles {
-    /// The student file that a planted bug stands for: the bug's first two lines (`//! bug:`
-    /// and `//! expect:`), then the solution with each of the bug's changes made. A change is
-    /// a `//! replace:` line, the solution's lines to replace (they must occur exactly once),
-    /// a `//! with:` line and the lines that take their place.
-    ///
-    /// ```
-    /// let files = course::labs::all()[0].files();
-    /// let (_, bug) = files.bugs[0];
-    /// let source = files.bug_source(bug).unwrap();
-    /// assert!(source.starts_with("//! bug: "));
-    /// assert_ne!(source.lines().skip(2).collect::<Vec<_>>(), files.solution.lines().collect::<Vec<_>>());
-    /// ```
-    pub fn bug_source(&self, bug: &str) -> Result<String, String> {
-        const REPLACE: &str = "//! replace:\n";
-        const WITH: &str = "//! with:\n";
-        let mut lines = bug.splitn(3, '\n');
-        let (Some(what), Some(expect), Some(changes)) = (lines.next(), lines.next(), lines.next())
-        else {
-            return Err("a bug needs its `//! bug:` and `//! expect:` lines".into());
-        };
-        let Some(changes) = changes.strip_prefix(REPLACE) else {
-            return Err("a bug's changes start with `//! replace:`".into());
-        };
-        let mut source = self.solution.to_string();
-        for change in changes.split(&format!("\n{REPLACE}")) {
-            let Some((old, new)) = change.split_once(WITH) else {
-                return Err(format!("a change without `//! with:`: {change}"));
-            };
-            // The split took the last line's newline from every change but the last.
-            let new = match new.strip_suffix('\n') {
-                Some(lines) => format!("{lines}\n"),
-                None => format!("{new}\n"),
-            };
-            match source.matches(old).count() {
-                1 => source = source.replacen(old, &new, 1),
-                n => return Err(format!("{n} places in the solution read:\n{old}")),
-            }
-        }
-        Ok(format!("{what}\n{expect}\n{source}"))
-    }
+    /// The names of the lab's planted bugs (`bugs/*.bug`); their texts are in the key.
+    pub bugs: &'static [&'static str],
 }
 
 /// A lab's [`LabFiles`] from its folder `course/labs/<dir>/`: `lab_files!("01-bitboards",
-/// ["bug-one.bug", "bug-two.bug"])` includes the README, skeleton, solution, harness, hints and
-/// the named files of `bugs/`. (The course's tests fail if a file in `bugs/` is not named.)
+/// ["bug-one.bug", "bug-two.bug"])` includes the README, skeleton, harness and hints, and
+/// names the files of `bugs/` (the course's tests fail if one is not named), never including
+/// `solution.rs` or a bug's text.
 #[macro_export]
 macro_rules! lab_files {
     ($dir:literal, [$($bug:literal),* $(,)?]) => {
         $crate::checker::LabFiles {
             readme: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/README.md")),
             skeleton: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/skeleton.rs")),
-            solution: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/solution.rs")),
             harness: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/harness.rs")),
             hints: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/hints.md")),
-            bugs: &[$(($bug, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/labs/", $dir, "/bugs/", $bug)))),*],
+            bugs: &[$($bug),*],
         }
     };
 }

@@ -84,6 +84,8 @@ pub struct OneOptions {
     pub toolchain: PathBuf,
     /// The sandbox's limits; `None` with `--no-sandbox`.
     pub sandbox: Option<Limits>,
+    /// The reference solutions, which take the place of a lab file that does not compile.
+    pub solutions: workspace::Solutions,
 }
 
 /// `course grade-one`: grades the workspace in the current folder (a scratch copy the grader
@@ -124,7 +126,7 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
     });
 
     let cargo = options.toolchain.join("bin").join("cargo");
-    let (substituted, build_error) = build_per_lab(&scratch, cargo.as_os_str());
+    let (substituted, build_error) = build_per_lab(&scratch, cargo.as_os_str(), options.solutions);
     emit(&Line::Substituted {
         labs: substituted.iter().map(|(n, _)| *n).collect(),
     });
@@ -161,10 +163,12 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
 /// solution and the build tried again, until it compiles. Returns the replaced labs with their
 /// first error (`file:line:col: error...`), and the first error of a build that failed
 /// elsewhere (the student's `lib.rs`, say), where no replacement helps.
-fn build_per_lab(dir: &Path, cargo: &std::ffi::OsStr) -> (Vec<(u8, String)>, Option<String>) {
+fn build_per_lab(
+    dir: &Path,
+    cargo: &std::ffi::OsStr,
+    solutions: workspace::Solutions,
+) -> (Vec<(u8, String)>, Option<String>) {
     let mut substituted: Vec<(u8, String)> = Vec::new();
-    // Every lab of the course is in the build (lib.rs names them all), graded or not.
-    let all = crate::labs::all();
     loop {
         let messages = match workspace::build_with(dir, cargo) {
             Ok(()) => return (substituted, None),
@@ -177,13 +181,12 @@ fn build_per_lab(dir: &Path, cargo: &std::ffi::OsStr) -> (Vec<(u8, String)>, Opt
             if substituted.iter().any(|(m, _)| *m == n) {
                 continue;
             }
-            let Some(lab) = all.iter().find(|l| l.number() == n) else {
+            // Any lab of the course may be replaced: the build has them all (lib.rs names them
+            // all), graded or not.
+            let (Some(solution), Some(path)) = (solutions(n), workspace::lab_file(dir, n)) else {
                 continue;
             };
-            let Some(path) = workspace::lab_file(dir, n) else {
-                continue;
-            };
-            if fs::write(&path, lab.files().solution).is_err() {
+            if fs::write(&path, solution).is_err() {
                 continue;
             }
             substituted.push((n, error.describe()));
@@ -215,7 +218,7 @@ fn prepare(from: &Path, to: &Path, labs: &[&'static dyn Lab]) -> std::io::Result
     }
     workspace::write_provided(to, labs)?;
     // Lab files the student doesn't have yet become skeletons ("not started").
-    workspace::init(to, &crate::labs::all(), false)?;
+    workspace::init(to, &crate::labs::all(), None)?;
     fs::create_dir_all(to.join("tmp"))?;
     fs::create_dir_all(to.join(".cargo-home"))
 }

@@ -3,10 +3,13 @@
 //!
 //! The checker is a library ([`checker`], [`compare`], [`diagram`], [`shrink`], [`gen`]);
 //! each lab's check is in [`labs`]; [`student`] talks to a student's workspace through its
-//! harness process, one query a line; the `course` binary is the runner.
+//! harness process, one query a line; [`cli`] is the runner, in two builds: the student's
+//! `course` and the instructor's `course-instructor`, which alone links the answer key (the
+//! `course_key` crate: reference solutions and planted bugs).
 #![deny(missing_docs)]
 
 pub mod checker;
+pub mod cli;
 pub mod compare;
 pub mod diagram;
 pub mod gen;

@@ -76,28 +76,37 @@ fn harness_mod_rs(labs: &[&dyn Lab]) -> String {
     s
 }
 
+/// Each lab's reference solution, by lab number: `course_key::solution`, which only the
+/// instructor's build has (the student's `course` is built without that crate).
+pub type Solutions = fn(u8) -> Option<&'static str>;
+
 /// Writes a student workspace into `dir`: the provided files always (so a newer course's
 /// harness replaces an older one), each lab's file only where it is missing (a student's
 /// work is never overwritten). With `solutions`, missing lab files get the reference
 /// solution instead of the skeleton. Returns the lab files written.
-pub fn init(dir: &Path, labs: &[&dyn Lab], solutions: bool) -> io::Result<Vec<PathBuf>> {
+pub fn init(
+    dir: &Path,
+    labs: &[&dyn Lab],
+    solutions: Option<Solutions>,
+) -> io::Result<Vec<PathBuf>> {
     write_provided(dir, labs)?;
     write_lib_rs(dir, labs)?;
     let mut written = Vec::new();
     for lab in labs {
-        let files = lab.files();
         let Some(path) = lab_file(dir, lab.number()) else {
             continue;
         };
         if !path.exists() {
-            fs::write(
-                &path,
-                if solutions {
-                    files.solution
-                } else {
-                    files.skeleton
-                },
-            )?;
+            let text = match solutions {
+                None => lab.files().skeleton,
+                Some(solution) => solution(lab.number()).ok_or_else(|| {
+                    io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!("the answer key has no solution of lab {}", lab.number()),
+                    )
+                })?,
+            };
+            fs::write(&path, text)?;
             written.push(path);
         }
     }

@@ -23,8 +23,9 @@ use scratch::Scratch;
 /// Marks the processes the hostile students leave behind (an argument of `sleep`).
 const MARK: &str = "7117.25";
 
+/// `course-instructor ARGS`, the grader, with the test's temp folder and a secret to steal.
 fn course(args: &[&str], dir: &Path, tmp: &Path) -> Output {
-    cli::command(args, dir)
+    cli::instructor_command(args, dir)
         .env("TMPDIR", tmp)
         .env("PINMASK_INSTRUCTOR_SECRET", "hunter2")
         .output()
@@ -184,8 +185,14 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     });
 
     // heidi: one of lab 4's planted bugs, an honest mistake.
-    let rays = course::labs::get(4).expect("lab 4").files();
-    let bug = rays.bug_source(rays.bugs[0].1).expect("the bug applies");
+    let first = course::labs::get(4).expect("lab 4").files().bugs[0];
+    let rays = course_key::lab(4).expect("lab 4's key");
+    let (_, planted) = rays
+        .bugs
+        .iter()
+        .find(|(n, _)| *n == first)
+        .expect("in the key");
+    let bug = rays.bug_source(planted).expect("the bug applies");
     fs::write(subs.join("heidi/src/lab04_rays.rs"), bug).expect("writable");
 
     let hostile = [subs.join("eve"), subs.join("frank"), subs.join("grace")];

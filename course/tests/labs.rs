@@ -34,6 +34,11 @@ fn header(text: &str) -> Option<(&str, &str)> {
     Some((bug.trim(), expect.trim()))
 }
 
+/// The lab's part of the answer key.
+fn key(lab: &dyn Lab) -> &'static course_key::LabKey {
+    course_key::lab(lab.number()).expect("the key has every lab")
+}
+
 fn check_one(dir: &Path, lab: &'static dyn Lab) -> Verdict {
     runner::check_built(dir, &[lab]).remove(0).1
 }
@@ -73,7 +78,7 @@ fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
 /// In a workspace of every lab's solution: the solutions of `mine` pass, their skeletons
 /// are "not started" without a trace, and their bugs are caught. Returns what went wrong.
 fn check_labs(dir: &Path, all: &[&'static dyn Lab], mine: &[&'static dyn Lab]) -> Vec<String> {
-    workspace::init(dir, all, true).expect("init writes the workspace");
+    workspace::init(dir, all, Some(course_key::solution)).expect("init writes the workspace");
     if let Err(e) = workspace::build(dir) {
         return vec![format!("the solutions do not build:\n{e}")];
     }
@@ -122,20 +127,20 @@ fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
             "lab {n}: `course check {n}` on the skeleton exited 0"
         ));
     }
-    if lab.files().bugs.len() < 3 {
+    if key(lab).bugs.len() < 3 {
         problems.push(format!(
             "lab {n}: {} planted bugs, want at least 3",
-            lab.files().bugs.len()
+            key(lab).bugs.len()
         ));
     }
-    for (name, text) in lab.files().bugs {
+    for (name, text) in key(lab).bugs {
         let Some((_, expect)) = header(text) else {
             problems.push(format!(
                 "lab {n} bug {name}: no `//! bug:` and `//! expect:` lines"
             ));
             continue;
         };
-        let source = match lab.files().bug_source(text) {
+        let source = match key(lab).bug_source(text) {
             Ok(source) => source,
             Err(e) => {
                 problems.push(format!("lab {n} bug {name}: {e}"));
@@ -152,7 +157,7 @@ fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
         }
     }
     let path = workspace::lab_file(dir, n).expect("every lab has a module");
-    fs::write(path, lab.files().solution).expect("workspace is writable");
+    fs::write(path, key(lab).solution).expect("workspace is writable");
     problems
 }
 
@@ -173,12 +178,7 @@ fn every_file_in_a_bugs_folder_is_registered() {
             })
             .unwrap_or_default();
         on_disk.sort();
-        let mut listed: Vec<String> = lab
-            .files()
-            .bugs
-            .iter()
-            .map(|(name, _)| name.to_string())
-            .collect();
+        let mut listed: Vec<String> = lab.files().bugs.iter().map(|n| n.to_string()).collect();
         listed.sort();
         assert_eq!(
             on_disk,
@@ -186,6 +186,8 @@ fn every_file_in_a_bugs_folder_is_registered() {
             "lab {}: bugs/ and the registered bugs differ",
             lab.number()
         );
+        let in_key: Vec<String> = key(lab).bugs.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(in_key, listed, "lab {}: the key's bugs", lab.number());
     }
     let numbers: Vec<u8> = labs::all().iter().map(|l| l.number()).collect();
     assert!(
@@ -197,7 +199,7 @@ fn every_file_in_a_bugs_folder_is_registered() {
 /// Lab 1's file with one function replaced by `body`.
 fn lab1_with(popcount_body: &str) -> String {
     let lab = labs::get(1).expect("lab 1 exists");
-    let solution = lab.files().solution;
+    let solution = key(lab).solution;
     let start = solution
         .find("pub fn popcount")
         .expect("lab 1 has popcount");
@@ -214,7 +216,7 @@ fn panics_hangs_crashes_and_prints_in_student_code_are_reported_with_their_input
     let scratch = Scratch::new("faults");
     let dir = scratch.0.join("ws");
     let lab1 = labs::get(1).expect("lab 1 exists");
-    workspace::init(&dir, &[lab1], true).expect("init writes the workspace");
+    workspace::init(&dir, &[lab1], Some(course_key::solution)).expect("init writes the workspace");
     let path = workspace::lab_file(&dir, 1).expect("lab 1 has a module");
     let check = |text: &str, timeout: Duration| {
         fs::write(&path, text).expect("workspace is writable");
@@ -337,9 +339,9 @@ fn a_later_lab_that_reaches_an_earlier_labs_todo_is_told_apart_from_not_started(
     let scratch = Scratch::new("cross");
     let dir = scratch.0.join("ws");
     let (lab1, lab2) = (labs::get(1).expect("lab 1"), labs::get(2).expect("lab 2"));
-    workspace::init(&dir, &[lab1, lab2], false).expect("init writes the workspace");
+    workspace::init(&dir, &[lab1, lab2], None).expect("init writes the workspace");
     // Lab 2 written with lab 1's popcount, which is still todo!().
-    let solution = lab2.files().solution;
+    let solution = key(lab2).solution;
     let at = solution
         .find("pub fn single_pushes")
         .expect("lab 2 has single_pushes");
@@ -371,7 +373,7 @@ fn perft_names_the_earlier_lab_and_function_whose_answer_is_wrong() {
     let scratch = Scratch::new("perft-blame");
     let dir = scratch.0.join("ws");
     let all = labs::all();
-    workspace::init(&dir, &all, true).expect("init writes the workspace");
+    workspace::init(&dir, &all, Some(course_key::solution)).expect("init writes the workspace");
     let lab10 = labs::get(10).expect("lab 10");
     for (lab, bug, expect) in [
         (
@@ -386,20 +388,19 @@ fn perft_names_the_earlier_lab_and_function_whose_answer_is_wrong() {
         ),
     ] {
         let earlier = labs::get(lab).expect("the lab");
-        let (_, text) = earlier
-            .files()
+        let (_, text) = key(earlier)
             .bugs
             .iter()
             .find(|(name, _)| *name == bug)
             .expect("the bug is planted");
-        let source = earlier.files().bug_source(text).expect("the bug applies");
+        let source = key(earlier).bug_source(text).expect("the bug applies");
         let path = workspace::lab_file(&dir, lab).expect("a module");
         fs::write(&path, source).expect("writable");
         workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
         let verdicts = runner::check_built(&dir, &[lab10]);
         let text = show(&verdicts[0].1);
         assert!(text.contains(expect), "{text}");
-        fs::write(&path, earlier.files().solution).expect("writable");
+        fs::write(&path, key(earlier).solution).expect("writable");
     }
 }
 
@@ -408,7 +409,7 @@ fn the_instructors_query_timeout_reaches_every_lab() {
     let scratch = Scratch::new("query-timeout");
     let dir = scratch.0.join("ws");
     let all = labs::all();
-    workspace::init(&dir, &all, true).expect("init writes the workspace");
+    workspace::init(&dir, &all, Some(course_key::solution)).expect("init writes the workspace");
     workspace::build(&dir).unwrap_or_else(|e| panic!("the solutions do not build:\n{e}"));
     // What `course grade --query-timeout 6` gives each student (grade.rs's `grade_one`): one
     // harness for every lab in turn. 6 s is no multiple of the 5 s default or of any time-out

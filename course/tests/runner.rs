@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 mod cli;
 #[path = "support/scratch.rs"]
 mod scratch;
-use cli::{course, text};
+use cli::{course, instructor, text};
 use scratch::Scratch;
 
 #[test]
@@ -108,7 +108,7 @@ fn init_keeps_student_work_and_list_hint_and_errors_answer_plainly() {
 fn check_passes_a_solved_lab_in_seconds_and_records_progress() {
     let scratch = Scratch::new("check");
     let root = &scratch.0;
-    assert!(course(&["init", "ws", "--solutions"], root)
+    assert!(instructor(&["init", "ws", "--solutions"], root)
         .status
         .success());
     let first = course(&["check", "1", "--dir", "ws"], root);
@@ -160,7 +160,7 @@ fn grade_survives_broken_and_hanging_students_and_writes_csv() {
         if solutions {
             args.push("--solutions");
         }
-        assert!(course(&args, &subs).status.success());
+        assert!(instructor(&args, &subs).status.success());
     }
     // bob's code does not compile; carol's popcount never returns; dave hasn't started.
     let bob = subs.join("bob/src/lab01_bitboards.rs");
@@ -190,7 +190,7 @@ fn grade_survives_broken_and_hanging_students_and_writes_csv() {
     // The run's scratch copies go to the test's own temp folder.
     let tmp = scratch.0.join("tmp");
     fs::create_dir_all(&tmp).expect("writable");
-    let out = Command::new(env!("CARGO_BIN_EXE_course"))
+    let out = Command::new(env!("CARGO_BIN_EXE_course-instructor"))
         .args([
             "grade",
             "subs",

@@ -13,13 +13,13 @@ use movegen::pgn::read_games;
 mod cli;
 #[path = "support/scratch.rs"]
 mod scratch;
-use cli::{course, text};
+use cli::{course, instructor, text};
 use scratch::Scratch;
 
 /// Builds the lab 12 solution's engine in `root/ws`, as `course check` builds a workspace,
 /// and returns the binary.
 fn build_student_engine(root: &Path) -> PathBuf {
-    let out = course(&["init", "ws", "--solutions"], root);
+    let out = instructor(&["init", "ws", "--solutions"], root);
     assert!(out.status.success(), "{}", text(&out));
     let ws = root.join("ws");
     course::workspace::build(&ws).unwrap_or_else(|e| panic!("the solution does not build:\n{e}"));
