@@ -444,3 +444,85 @@ fn the_instructors_query_timeout_reaches_every_lab() {
         );
     }
 }
+
+/// Lab 11's solution with its ordering replaced by `order_moves` (which may use the helpers
+/// `victim_value`, `attacker_value` and `promotion_value`, defined here as the hint says).
+fn lab11_ordering(order_moves_body: &str) -> String {
+    let lab = labs::get(11).expect("lab 11 exists");
+    let solution = key(lab).solution;
+    let start = solution
+        .find("/// The ordering key")
+        .expect("lab 11's solution has its ordering key");
+    let end = solution
+        .find("/// Quiescence search")
+        .expect("quiesce follows the ordering");
+    format!(
+        "{}{}
+/// The value of the piece `mv` takes (en passant takes a pawn).
+fn victim_value(board: &Board, mv: Move) -> Option<i32> {{
+    let us = board.side as usize;
+    let pawn_takes_en_passant =
+        Some(mv.to) == board.en_passant && piece_index(board, us, mv.from) == Some(0);
+    let victim = piece_index(board, 1 - us, mv.to).or(pawn_takes_en_passant.then_some(0));
+    victim.map(|v| VALUES[v])
+}}
+
+fn attacker_value(board: &Board, mv: Move) -> i32 {{
+    VALUES[piece_index(board, board.side as usize, mv.from).unwrap_or(0)]
+}}
+
+fn promotion_value(mv: Move) -> i32 {{
+    mv.promotion.map_or(0, |p| VALUES[p as usize])
+}}
+
+pub fn order_moves(board: &Board, moves: &mut [Move]) {{
+{order_moves_body}
+}}
+
+{}",
+        &solution[..start],
+        "",
+        &solution[end..]
+    )
+}
+
+#[test]
+fn lab_11_passes_the_ordering_its_text_teaches_and_rejects_one_score_of_victim_and_attacker() {
+    let scratch = Scratch::new("lab11-order");
+    let dir = scratch.0.join("ws");
+    let all = labs::all();
+    workspace::init(&dir, &all, Some(course_key::solution)).expect("init writes the workspace");
+    let lab11 = labs::get(11).expect("lab 11 exists");
+    // The code the hint shows, word for word.
+    let hints = lab11.files().hints;
+    let taught = hints
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("lab 11's hint shows its ordering as a rust block");
+    assert!(
+        taught.contains("sort_by_key")
+            && lab11
+                .files()
+                .readme
+                .contains("(value(victim), -value(attacker))"),
+        "the text and the hint teach the same pair:\n{taught}"
+    );
+    let verdict = with_file(&dir, lab11, &lab11_ordering(taught))
+        .unwrap_or_else(|e| panic!("the hint's ordering does not compile:\n{e}"));
+    assert!(verdict.passed(), "the taught ordering: {}", show(&verdict));
+    // The single score the hint once taught puts a smaller victim before a bigger one (king
+    // takes knight, 3200, before bishop takes bishop, 2970): the check still says so.
+    let one_score = "    moves.sort_by_key(|&mv| std::cmp::Reverse(match victim_value(board, mv) {
+        Some(victim) => (2, 10 * victim - attacker_value(board, mv)),
+        None if mv.promotion.is_some() => (1, promotion_value(mv)),
+        None => (0, 0),
+    }));";
+    let verdict = with_file(&dir, lab11, &lab11_ordering(one_score))
+        .unwrap_or_else(|e| panic!("the single score does not compile:\n{e}"));
+    let text = show(&verdict);
+    assert!(
+        text.contains("comes after a capture of a smaller piece"),
+        "{text}"
+    );
+}

@@ -80,25 +80,29 @@ pub fn is_noisy(board: &Board, mv: Move) -> bool {
         || (Some(mv.to) == board.en_passant && piece_index(board, board.side as usize, mv.from) == Some(0))
 }
 
-/// The ordering score: captures by most valuable victim, then least
-/// valuable attacker; promotions by the new piece; quiet moves last.
-fn order_score(board: &Board, mv: Move) -> i32 {
+/// The ordering key, bigger first: captures (group 2) by the victim's
+/// value, then by the attacker's, smaller first, then by what a capturing
+/// pawn promotes to; promotions (group 1) by the new piece; quiet moves
+/// (group 0) last. A tuple, not one number: the victim decides, and the
+/// attacker only breaks a tie.
+fn order_key(board: &Board, mv: Move) -> (i32, i32, i32, i32) {
     let us = board.side as usize;
     let attacker = piece_index(board, us, mv.from).unwrap_or(0);
     let victim = piece_index(board, 1 - us, mv.to)
         .or_else(|| (Some(mv.to) == board.en_passant && attacker == 0).then_some(0));
     let promotion = mv.promotion.map_or(0, |p| VALUES[p as usize]);
     match victim {
-        Some(v) => 10_000 + 10 * VALUES[v] - attacker as i32 + promotion,
-        None if promotion > 0 => 5_000 + promotion,
-        None => 0,
+        Some(v) => (2, VALUES[v], -VALUES[attacker], promotion),
+        None if promotion > 0 => (1, promotion, 0, 0),
+        None => (0, 0, 0, 0),
     }
 }
 
 /// Sorts `moves` best first: captures (most valuable victim first, then
-/// least valuable attacker), then promotions, then quiet moves.
+/// least valuable attacker), then promotions, then quiet moves (in the
+/// order they came: the sort is stable).
 pub fn order_moves(board: &Board, moves: &mut [Move]) {
-    moves.sort_by_key(|&mv| -order_score(board, mv));
+    moves.sort_by_key(|&mv| std::cmp::Reverse(order_key(board, mv)));
 }
 
 /// Quiescence search: the score of `board` once the captures are played

@@ -49,8 +49,11 @@ const HINT_MATERIAL: &str =
      them with popcount), White minus Black, from the side to move's point of view.";
 const HINT_PST: &str = "add a piece-square bonus: a table of 64 numbers per piece, indexed by the \
      square (seen from White), bigger in the centre for knights.";
-const HINT_ORDER: &str = "put captures first, the most valuable victim first (MVV), then the least \
-     valuable attacker (LVA); quiet moves last. Sort by a score, e.g. 10 * value(victim) - value(attacker).";
+const HINT_ORDER: &str = "put captures first, the most valuable victim first (MVV), and only between \
+     equal victims the least valuable attacker first (LVA); quiet moves last. Sort by the pair \
+     (value(victim), -value(attacker)), biggest first: one number such as \
+     10 * value(victim) - value(attacker) lets the attacker overturn close victims (a knight is \
+     320, a bishop 330: king takes knight would come before bishop takes bishop).";
 const HINT_NEGATE: &str = "in negamax the child searches with the window negated and swapped: \
      score = -alpha_beta(child, depth - 1, ply + 1, -beta, -alpha). The child's best is our worst.";
 const HINT_STAND_PAT: &str = "quiescence starts with \"stand pat\": the side to move may decline every \
