@@ -17,6 +17,7 @@ static FILES: LabFiles = crate::lab_files!(
         "double-push-jumps.bug",
         "double-push-from-rank-3.bug",
         "promotes-to-queen-only.bug",
+        "pawn-attacks-skips-back-ranks.bug",
     ]
 );
 
@@ -24,6 +25,8 @@ const LAB: u8 = 2;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+/// Ranks 2 to 7, where a game's pawns stand.
+const MIDDLE: u64 = 0x00ff_ffff_ffff_ff00;
 
 const HINT_WRAP_EAST: &str = "file mask missing: the shift wrapped around the board. A pawn on the \
      h-file has no square to its east, but shifting it by 9 (White) or 7 (Black) lands on the a-file \
@@ -43,6 +46,11 @@ const HINT_PROMOTION: &str = "a pawn reaching the last rank (rank 8 for White, r
 const HINT_CAPTURE: &str = "a pawn captures one square diagonally forward: White towards rank 8 \
      (<< 7 towards the a-file, << 9 towards the h-file), Black towards rank 1 (>> 9 towards the \
      a-file, >> 7 towards the h-file); only onto an enemy piece.";
+const HINT_BACK_RANK: &str = "a pawn on rank 1 or rank 8 gets an answer too: no pawn stands there \
+     in a game, but lab 6 asks pawn_attacks backwards (the squares a pawn could attack e1 from are \
+     those a pawn of the other colour on e1 would attack), so every function must answer for a \
+     pawn on any of the 64 squares, as the plain shifts do. Don't mask ranks 1 and 8 out, nor \
+     loop over ranks 2 to 7 only.";
 const HINT_MOVES: &str = "from each target square, go back the way the pawn came to find its \
      square: White's single push came from to - 8, Black's from to + 8, and so on.";
 
@@ -163,6 +171,29 @@ fn inputs(seed: u64) -> Vec<Input> {
     out
 }
 
+/// A lone pawn on every square for White, then for Black, ranks 1 and 8 included (lab 6 asks
+/// `pawn_attacks` backwards from any square), then both back ranks full. The captures get
+/// every other square as an enemy; the pushes an empty board.
+fn every_square(function: &str) -> Vec<Input> {
+    let mut out = Vec::new();
+    for white in [true, false] {
+        let sets = (0..64).map(|sq| 1u64 << sq).chain([!MIDDLE]);
+        for pawns in sets {
+            let others = if function.starts_with("captures") {
+                !pawns
+            } else {
+                0
+            };
+            out.push(Input {
+                white,
+                pawns,
+                others,
+            });
+        }
+    }
+    out
+}
+
 fn simpler(i: &Input) -> Vec<Input> {
     let mut out: Vec<Input> = fewer_squares(i.pawns)
         .into_iter()
@@ -188,9 +219,11 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     .into_iter()
     .enumerate()
     {
+        let mut cases = inputs(200 + k as u64);
+        cases.extend(every_square(function));
         check_cases(
             s,
-            inputs(200 + k as u64),
+            cases,
             simpler,
             |s, &i| set_case(s, function, i),
             &mut checked,
@@ -268,6 +301,15 @@ fn set_hint(function: &str, i: Input, got: u64, want: u64) -> &'static str {
         ..i
     };
     let reversed = got != 0 && got == expected(function, flipped);
+    let missing = want & !got;
+    let middle_only = Input {
+        pawns: i.pawns & MIDDLE,
+        ..i
+    };
+    if i.pawns & !MIDDLE != 0 && missing != 0 && missing & expected(function, middle_only) == 0
+    {
+        return HINT_BACK_RANK;
+    }
     match function {
         "single_pushes" if reversed => HINT_DIRECTION,
         "double_pushes" => {

@@ -16,6 +16,7 @@ static FILES: LabFiles = crate::lab_files!(
         "king-east-wraps.bug",
         "knight-masks-before-shift.bug",
         "moves-capture-own-pieces.bug",
+        "moves-loop-stops-before-h8.bug",
     ]
 );
 
@@ -34,6 +35,9 @@ const HINT_MASK_SIDE: &str = "a mask after the shift removes the squares the shi
      the two ways mixed up lose squares.";
 const HINT_OWN: &str = "a piece can't move onto a square its own side holds: AND the attacks \
      with !board.us().";
+const HINT_SKIPPED: &str = "a piece with moves to make got none at all: its square was never \
+     visited. Walk the pieces with pop_lsb (or a loop over all 64 squares: `0..64`, since \
+     `0..63` stops before h8, square 63), both colours, every rank.";
 const HINT_LEAPER: &str = "a knight jumps two squares one way and one the other: the eight \
      shifts are +17, +15, +10, +6 and -6, -10, -15, -17; a king steps +-1, +-7, +-8, +-9.";
 
@@ -102,6 +106,13 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
             positions(),
             |f| fewer_pieces(f),
             |s, fen| move_case(s, function, knight, fen),
+            &mut checked,
+        )?;
+        check_cases(
+            s,
+            lone_pieces(knight),
+            |_| Vec::new(),
+            |s, case| lone_piece_case(s, function, knight, case),
             &mut checked,
         )?;
     }
@@ -181,6 +192,75 @@ fn positions() -> Vec<String> {
 }
 
 fn move_case(s: &mut Student, function: &str, knight: bool, fen: &String) -> Result<(), Verdict> {
+    compare_moves(s, function, knight, fen, &format!("{function}(\"{fen}\")"))
+}
+
+/// A knight (or king) of each colour alone on each square in turn, back ranks and corners
+/// included, with the two kings where nothing is in check: (white, square, FEN).
+fn lone_pieces(knight: bool) -> Vec<(bool, u8, String)> {
+    let mut out = Vec::new();
+    let far = |a: u8, b: u8| (a / 8).abs_diff(b / 8).max((a % 8).abs_diff(b % 8)) >= 2;
+    // Corners first: far from most squares.
+    let candidates: Vec<u8> = [0, 7, 56, 63].into_iter().chain(0..64).collect();
+    for white in [true, false] {
+        for sq in 0..64u8 {
+            let reach = oracle(knight, 1 << sq);
+            let free = |k: u8| k != sq && reach >> k & 1 == 0;
+            let own = if knight {
+                candidates.iter().copied().find(|&k| free(k))
+            } else {
+                Some(sq)
+            };
+            let Some(own) = own else { continue };
+            let Some(theirs) = candidates
+                .iter()
+                .copied()
+                .find(|&k| free(k) && k != own && far(k, own))
+            else {
+                continue;
+            };
+            let mut cells = ['.'; 64];
+            let (mine, king, other) = match (white, knight) {
+                (true, true) => ('N', 'K', 'k'),
+                (false, true) => ('n', 'k', 'K'),
+                (true, false) => ('K', 'K', 'k'),
+                (false, false) => ('k', 'k', 'K'),
+            };
+            cells[own as usize] = king;
+            cells[sq as usize] = mine;
+            cells[theirs as usize] = other;
+            let side = if white { "w" } else { "b" };
+            let fen = format!("{} {side} - - 0 1", gen::placement(&cells));
+            if Position::from_fen(&fen).is_ok() {
+                out.push((white, sq, fen));
+            }
+        }
+    }
+    out
+}
+
+fn lone_piece_case(
+    s: &mut Student,
+    function: &str,
+    knight: bool,
+    (white, sq, fen): &(bool, u8, String),
+) -> Result<(), Verdict> {
+    let side = if *white { "White" } else { "Black" };
+    let piece = if knight { "knight" } else { "king" };
+    let call = format!(
+        "{function}(\"{fen}\"), a {side} {piece} on {}",
+        diagram::square_name(*sq)
+    );
+    compare_moves(s, function, knight, fen, &call)
+}
+
+fn compare_moves(
+    s: &mut Student,
+    function: &str,
+    knight: bool,
+    fen: &str,
+    call: &str,
+) -> Result<(), Verdict> {
     let pos = Position::from_fen(fen).expect("the checker's positions are legal");
     let us = pos.side_to_move();
     let piece = if knight {
@@ -201,10 +281,23 @@ fn move_case(s: &mut Student, function: &str, knight: bool, fen: &String) -> Res
     }
     let answer = s.ask(LAB, function, &[&fen_to_arg(fen)])?;
     let got: Vec<String> = answer.split_whitespace().map(String::from).collect();
-    compare_move_lists(&format!("{function}(\"{fen}\")"), fen, &want, &got).map_err(|d| {
+    compare_move_lists(call, fen, &want, &got).map_err(|d| {
         let onto_own = got.iter().any(|m| {
             movegen::Square::parse(&m[2..4.min(m.len())]).is_some_and(|t| own >> t.index() & 1 == 1)
         });
-        Verdict::Fail(d.with_hint(if onto_own { HINT_OWN } else { HINT_LEAPER }))
+        // A piece with moves to make that got none at all: its square was never visited.
+        let from = |m: &String| m.get(..2).map(str::to_string);
+        let skipped = want
+            .iter()
+            .filter_map(from)
+            .any(|f| !got.iter().any(|m| from(m).as_deref() == Some(f.as_str())));
+        let hint = if onto_own {
+            HINT_OWN
+        } else if skipped {
+            HINT_SKIPPED
+        } else {
+            HINT_LEAPER
+        };
+        Verdict::Fail(d.with_hint(hint))
     })
 }
