@@ -22,7 +22,10 @@ pub fn main_thread(
         .depth
         .unwrap_or(MAX_PLY as u32)
         .clamp(1, MAX_PLY as u32);
-    let timed = shared.deadlines().soft.is_some();
+    // A lone legal move is played at once when the engine manages its own
+    // clock; `go movetime` asked for that long a search, and gets it (as
+    // Stockfish does): analysis of a forced move still shows what follows.
+    let clocked = shared.deadlines().soft.is_some() && limits.movetime.is_none();
     let mut result = SearchResult {
         best: Some(moves[0].mv),
         ponder: None,
@@ -67,7 +70,7 @@ pub fn main_thread(
             .deadlines()
             .soft
             .is_some_and(|soft| shared.elapsed() >= soft.mul_f64(scale));
-        if !shared.pondering() && (out_of_time || (timed && moves.len() == 1)) {
+        if !shared.pondering() && (out_of_time || (clocked && moves.len() == 1)) {
             break;
         }
     }

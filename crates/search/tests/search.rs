@@ -177,3 +177,27 @@ fn a_quiet_mate_in_two_behind_a_capture_is_found_at_every_depth() {
     assert_eq!(infos.last().unwrap().score, Score::Mate(2), "{infos:?}");
     assert_eq!(result.best.unwrap().to_string(), "a1a6");
 }
+
+/// Black's only move is Kxf2, and after it Black mates in one more
+/// (Stockfish 15.1: mate 2, Kxf2 Kh2 Qg1#).
+const FORCED_THEN_MATE: &str = "8/8/5p2/6q1/8/3p3P/PP3Q2/5k1K b - - 0 1";
+
+#[test]
+fn a_lone_legal_move_is_searched_under_movetime_and_played_at_once_on_the_clock() {
+    // `go movetime` asks for a search of that length: it shows the mate.
+    let movetime = Limits {
+        movetime: Some(Duration::from_millis(500)),
+        ..Limits::default()
+    };
+    let (result, infos) = run(FORCED_THEN_MATE, movetime);
+    assert_eq!(result.best.unwrap().to_string(), "f1f2");
+    assert_eq!(infos.last().unwrap().score, Score::Mate(2), "{infos:?}");
+    // On the clock the engine plays it after the first depth.
+    let clock = Limits {
+        time: [Some(Duration::from_secs(60)); 2],
+        ..Limits::default()
+    };
+    let (result, infos) = run(FORCED_THEN_MATE, clock);
+    assert_eq!(result.best.unwrap().to_string(), "f1f2");
+    assert_eq!(infos.len(), 1, "{infos:?}");
+}
