@@ -201,3 +201,16 @@ fn a_lone_legal_move_is_searched_under_movetime_and_played_at_once_on_the_clock(
     assert_eq!(result.best.unwrap().to_string(), "f1f2");
     assert_eq!(infos.len(), 1, "{infos:?}");
 }
+
+#[test]
+fn a_mate_on_the_hundredth_half_move_is_a_mate_not_a_draw() {
+    // From the mate suite (mate.0130): with the fifty-move count at 95,
+    // Black's mate in three lands on the hundredth half-move (Stockfish
+    // 15.1: mate 3, Kd4).
+    let (_, infos) = run("8/8/8/4k3/8/8/5q2/1K6 b - - 95 114", depth(10));
+    assert_eq!(infos.last().unwrap().score, Score::Mate(3), "{infos:?}");
+    // One half-move later every line reaches the hundredth half-move
+    // before a mate can: a draw.
+    let (_, infos) = run("8/8/8/4k3/8/8/5q2/1K6 b - - 96 114", depth(10));
+    assert_eq!(infos.last().unwrap().score, Score::Cp(0), "{infos:?}");
+}

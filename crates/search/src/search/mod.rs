@@ -351,9 +351,12 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Draw by the fifty-move rule, bare material, or a repetition.
+    /// Draw by the fifty-move rule, bare material, or a repetition. A mate
+    /// given on the hundredth half-move is a mate, not a draw (FIDE 9.3).
     fn is_draw(&self, pos: &Position) -> bool {
-        pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || self.repeats(pos)
+        let fifty =
+            pos.halfmove_clock() >= 100 && !(pos.in_check() && pos.legal_moves().is_empty());
+        fifty || pos.is_insufficient_material() || self.repeats(pos)
     }
 
     /// Whether `pos` counts as a repetition: it repeats a position reached
