@@ -23,6 +23,8 @@ static FILES: LabFiles = crate::lab_files!(
         "pin-through-enemy.bug",
         "pinned-knight-hops.bug",
         "straight-pinned-queen-goes-diagonal.bug",
+        "pinned-knight-own-pin-mask.bug",
+        "pinned-queen-on-her-pin-mask.bug",
     ]
 );
 
@@ -261,33 +263,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
             .map(|f| (f, *sq))
             .collect()
     };
-    check_cases(
-        s,
-        inputs,
-        simpler_piece,
-        |s, (fen, sq)| {
-            let pos = pos_of(fen);
-            let from = square(*sq);
-            let got = s.ask_bitboard(LAB, "targets", &[&fen_to_arg(fen), &from.to_string()])?;
-            let expected = targets(&pos, from);
-            if got == expected {
-                return Ok(());
-            }
-            let piece = pos
-                .piece_on(from)
-                .map_or("piece".to_string(), |p| format!("{p:?}").to_lowercase());
-            let call = format!("targets(board, {from}) (the {piece} on {from})");
-            let marks = Marks {
-                origin: Some(*sq),
-                occupied: pos.occupied().0,
-            };
-            let d = bitboard_diagnosis(&call, expected, got, marks)
-                .with_fen(fen.clone())
-                .with_hint(targets_hint(&pos, from, expected, got));
-            Err(fail(d))
-        },
-        &mut checked,
-    )?;
+    check_cases(s, inputs, simpler_piece, targets_case, &mut checked)?;
     // The whole list of ordinary moves.
     check_cases(
         s,
@@ -302,7 +278,57 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         },
         &mut checked,
     )?;
+    // Last, each piece's targets where two of our pieces are pinned on the same kind of line.
+    for fen in two_pins() {
+        let pos = pos_of(&fen);
+        for sq in pos.colored(pos.side_to_move()).iter() {
+            targets_case(s, &(fen.clone(), sq.index() as u8))?;
+            checked += 1;
+        }
+    }
     Ok(checked)
+}
+
+/// Two of our pieces pinned on the same kind of line, so the straight (or diagonal) pin mask
+/// holds both lines: a pinned knight or queen whose moves are ANDed with that mask, instead of
+/// dropped (the knight) or kept to the queen's own line, reaches the other pin's squares
+/// (e2c1 and e2d1 here). Each for White and, mirrored, for Black.
+fn two_pins() -> Vec<String> {
+    let fens = [
+        // The knight on e2 pinned on the e-file, the bishop on b1 on the first rank.
+        "4r2k/8/8/8/8/8/4N3/rB2K3 w - - 0 1",
+        // The same with a queen on e2.
+        "4r2k/8/8/8/8/8/4Q3/rB2K3 w - - 0 1",
+    ];
+    fens.iter()
+        .flat_map(|f| {
+            let pos = pos_of(f);
+            [pos.fen(), pos.mirrored().fen()]
+        })
+        .collect()
+}
+
+/// One piece's `targets`, against movegen's.
+fn targets_case(s: &mut Student, (fen, sq): &(String, u8)) -> Result<(), Verdict> {
+    let pos = pos_of(fen);
+    let from = square(*sq);
+    let got = s.ask_bitboard(LAB, "targets", &[&fen_to_arg(fen), &from.to_string()])?;
+    let expected = targets(&pos, from);
+    if got == expected {
+        return Ok(());
+    }
+    let piece = pos
+        .piece_on(from)
+        .map_or("piece".to_string(), |p| format!("{p:?}").to_lowercase());
+    let call = format!("targets(board, {from}) (the {piece} on {from})");
+    let marks = Marks {
+        origin: Some(*sq),
+        occupied: pos.occupied().0,
+    };
+    let d = bitboard_diagnosis(&call, expected, got, marks)
+        .with_fen(fen.clone())
+        .with_hint(targets_hint(&pos, from, expected, got));
+    Err(fail(d))
 }
 
 fn check_between(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
