@@ -26,6 +26,9 @@ static FILES: LabFiles = crate::lab_files!(
         "five-fields.bug",
         "en-passant-pawn-stays.bug",
         "key-forgets-castling.bug",
+        "fen-split-on-single-spaces.bug",
+        "digit-zero-accepted.bug",
+        "en-passant-key-by-rank.bug",
     ]
 );
 
@@ -119,7 +122,41 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_same_key(s, &mut checked)?;
     check_distinct_keys(s, &pool, &mut checked)?;
     check_incremental(s, &cases, &mut checked)?;
+    check_fen_spacing(s, &pool, &mut checked)?;
     Ok(checked)
+}
+
+const HINT_SPACING: &str = "split the FEN into its fields with split_whitespace(), not split(' '): \
+     split(' ') makes an empty field of every second space in a row and of a space at the end, \
+     and a GUI may send either (or end the line with a newline).";
+
+/// `parse_fen` reads a FEN with more spaces than one between its fields, or one at the end,
+/// as the same FEN.
+fn check_fen_spacing(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+    for fen in pool.iter().take(6) {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let single = fields.join("_");
+        let want = s.ask(LAB, "parse_fen", &[&single])?;
+        for (what, arg) in [
+            ("two spaces between the fields", fields.join("__")),
+            ("a space at the end", format!("{single}_")),
+        ] {
+            let got = s.ask(LAB, "parse_fen", &[&arg])?;
+            if got != want {
+                let call = call_text("parse_fen", &[&arg]);
+                return Err(fail(
+                    Diagnosis::new(format!(
+                        "{call} answered `{got}`: a FEN with {what} is still that FEN"
+                    ))
+                    .with_fen(fen.clone())
+                    .with_body(format!("with single spaces, your parse_fen answers `{want}`"))
+                    .with_hint(HINT_SPACING),
+                ));
+            }
+            *checked += 1;
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,6 +720,11 @@ fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
             "p3k3/8/8/8/8/8/8/4K3 w - - 0 1",
             "a black pawn on the last rank",
         ),
+        // 0 + 4 + K + 3 is eight squares, but a count of empty squares is 1 to 8.
+        (
+            "4k3/8/8/8/8/8/8/04K3 w - - 0 1",
+            "the digit 0 in the placement",
+        ),
     ] {
         out.push(rule(fen.to_string(), what));
     }
@@ -1099,6 +1141,9 @@ fn distinct_positions(pool: &[String]) -> Vec<String> {
                 .filter(|f| Position::from_fen(f).is_ok()),
         );
     }
+    // Positions that differ only in the en-passant file (a key indexed by the square's rank
+    // gives d6 and e6 one key).
+    out.extend(EP_FILES.iter().map(|f| f.to_string()));
     let mut seen = Vec::<Expect>::new();
     out.retain(|f| {
         let e = Expect::from_fen(f).expect("valid");
@@ -1111,6 +1156,18 @@ fn distinct_positions(pool: &[String]) -> Vec<String> {
     });
     out
 }
+
+/// Pairs of positions alike but for the en-passant file, for either side to move.
+const EP_FILES: [&str; 4] = [
+    "4k3/8/8/3pp3/8/8/8/4K3 w - d6 0 1",
+    "4k3/8/8/3pp3/8/8/8/4K3 w - e6 0 1",
+    "4k3/8/8/8/3PP3/8/8/4K3 b - d3 0 1",
+    "4k3/8/8/8/3PP3/8/8/4K3 b - e3 0 1",
+];
+
+const HINT_EP_KEY: &str = "the en-passant key is one of eight numbers, picked by the file of the \
+     en-passant square (sq % 8): by its rank (sq / 8) every square of the sixth rank gets the same \
+     one.";
 
 fn check_distinct_keys(
     s: &mut Student,
@@ -1133,7 +1190,11 @@ fn check_distinct_keys(
                 ))
                 .with_fen(fen.clone())
                 .with_body(format!("  {other}\n  {fen}\n{body}"))
-                .with_hint(HINT_COLLISION),
+                .with_hint(if parts.len() == 1 && parts[0].starts_with("en-passant square") {
+                    HINT_EP_KEY
+                } else {
+                    HINT_COLLISION
+                }),
             ));
         }
         keys.insert(key, fen);
