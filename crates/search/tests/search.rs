@@ -150,12 +150,12 @@ fn stop_flag_ends_an_infinite_search() {
     assert!(start.elapsed() < Duration::from_millis(500));
 }
 
-/// 1. Ra6 mates in two (1...bxa6 2. b7#, anything else 2. Rxa7#), found by
-/// Stockfish 15.1 at depth 10. The move is quiet and Black's best reply wins
-/// the rook, so quiescence alone scores 1. Ra6 a rook down for White; reverse
-/// futility once read that score from the table and cut the node before
-/// 2. b7# was searched, at every depth (docs/search.md, "Reverse futility
-/// and the table").
+/// White mates in two with the quiet 1. Ra6: 1...bxa6 2. b7#, and after
+/// anything else 2. Rxa7# (Stockfish 15.1, depth 10). Black's best reply
+/// wins the rook, so quiescence alone scores 1. Ra6 a rook down for White;
+/// reverse futility once read that score from the table and cut the node
+/// before the mate was searched, at every depth (docs/search.md, "Reverse
+/// futility and the table").
 const RA6_MATES_IN_TWO: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
 
 #[test]
