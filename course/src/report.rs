@@ -6,6 +6,35 @@ use serde::{Deserialize, Serialize};
 
 use crate::checker::{Lab, Verdict};
 
+/// `text` with every character that could change how a terminal or an editor shows the
+/// rest made visible as an escape: C0 controls, DEL and C1 controls as `\x1b` or `\u{9b}`,
+/// and the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
+/// U+202A-U+202E, U+2066-U+2069) as `\u{202e}`. With `multiline`, `\n` stays a line break.
+///
+/// Student text (a panic message, a compiler's quote of their source, a folder name) goes
+/// through this before it reaches a report, the CSV or the grader's terminal. Escaped text has
+/// nothing left to escape, so applying it twice changes nothing.
+pub fn visible(text: &str, multiline: bool) -> String {
+    let hidden = |c: char| {
+        (c.is_control() && !(multiline && c == '\n'))
+            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(hidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !hidden(c) {
+            out.push(c);
+        } else if c.is_ascii() {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        }
+    }
+    out
+}
+
 /// One lab's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LabReport {
@@ -13,7 +42,8 @@ pub struct LabReport {
     pub lab: u8,
     /// The lab's title.
     pub title: String,
-    /// `PASS`, `FAIL`, `NOT STARTED`, `BUILD FAILED`, `TIME LIMIT` or `ERROR`.
+    /// `PASS`, `FAIL`, `NOT STARTED`, `BUILD FAILED`, `TIME LIMIT`, `ERROR`, `REFUSED` (a linked
+    /// lab file) or `NO WORKSPACE` (docs/course.md says what each means).
     pub verdict: String,
     /// How many answers were compared, for a pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,9 +74,9 @@ impl LabReport {
             Verdict::Pass { checked } => report.checks = Some(*checked),
             Verdict::NotStarted => {}
             Verdict::Fail(d) => {
-                report.summary = d.summary.lines().next().unwrap_or("").to_string();
-                report.diagnosis = d.to_string();
-                report.fen = d.fen.clone();
+                report.summary = visible(d.summary.lines().next().unwrap_or(""), false);
+                report.diagnosis = visible(&d.to_string(), true);
+                report.fen = d.fen.as_deref().map(|f| visible(f, false));
                 report.hint = d.hint.map(str::to_string);
             }
         }
@@ -55,12 +85,13 @@ impl LabReport {
 
     /// A report with a verdict word and a one-line explanation (also the diagnosis).
     pub fn new(lab: &dyn Lab, verdict: &str, summary: &str) -> LabReport {
+        let summary = visible(summary, false);
         LabReport {
             lab: lab.number(),
             title: lab.title().to_string(),
             verdict: verdict.to_string(),
             checks: None,
-            summary: summary.to_string(),
+            summary: summary.clone(),
             diagnosis: if summary.is_empty() {
                 String::new()
             } else {
@@ -103,16 +134,17 @@ pub struct StudentReport {
     /// the other labs could be graded (`course grade` only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub substituted: Vec<u8>,
-    /// What the grading sandbox enforced (`course grade` only).
+    /// What the grading sandbox enforced, in plain words (`no network (own network
+    /// namespace); Landlock fully enforced`, or `none (--no-sandbox)`; `course grade` only).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sandbox: String,
 }
 
 impl StudentReport {
-    /// The report of `labs` for `student`.
+    /// The report of `labs` for `student` (the name made [`visible`]).
     pub fn new(student: &str, labs: Vec<LabReport>) -> StudentReport {
         StudentReport {
-            student: student.to_string(),
+            student: visible(student, false),
             passed: labs.iter().filter(|l| l.passed()).count(),
             labs,
             substituted: Vec::new(),
@@ -167,5 +199,25 @@ impl StudentReport {
     /// The JSON form, one object, pretty-printed.
     pub fn json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_and_bidirectional_overrides_are_made_visible() {
+        let hostile = "a\u{1b}[2Jb\u{7}c\rd\u{202e}e\u{2066}f\u{200f}g\u{9b}h\ti\nj";
+        assert_eq!(
+            visible(hostile, true),
+            "a\\x1b[2Jb\\x07c\\x0dd\\u{202e}e\\u{2066}f\\u{200f}g\\u{9b}h\\x09i\nj"
+        );
+        assert_eq!(visible("i\nj", false), "i\\x0aj");
+        assert_eq!(
+            visible(&visible(hostile, true), true),
+            visible(hostile, true)
+        );
+        assert_eq!(visible("plain: é ♞ 日本", false), "plain: é ♞ 日本");
     }
 }
