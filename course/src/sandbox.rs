@@ -277,15 +277,31 @@ mod imp {
         match status.ruleset {
             RulesetStatus::FullyEnforced => said.push("Landlock fully enforced".into()),
             RulesetStatus::PartiallyEnforced => said.push(format!(
-                "Landlock enforced as far as the kernel knows ({:?}; TCP rules need ABI 4, \
+                "Landlock enforced as far as the kernel knows ({}; TCP rules need ABI 4, \
                  scopes ABI 6, UNIX socket paths ABI 9)",
-                status.landlock
+                landlock_words(&status.landlock)
             )),
             RulesetStatus::NotEnforced => {
                 return Err("this kernel does not enforce Landlock".into());
             }
         }
         Ok(said.join("; "))
+    }
+
+    /// What the kernel offers of Landlock, in words: `kernel ABI 7` (`kernel ABI 10, used as
+    /// 9` where the kernel is newer than the crate).
+    fn landlock_words(status: &landlock::LandlockStatus) -> String {
+        match status {
+            landlock::LandlockStatus::NotEnabled => "Landlock not enabled in this kernel".into(),
+            landlock::LandlockStatus::NotImplemented => "no Landlock in this kernel".into(),
+            landlock::LandlockStatus::Available {
+                effective_abi,
+                kernel_abi: Some(kernel),
+            } => format!("kernel ABI {kernel}, used as {effective_abi}"),
+            landlock::LandlockStatus::Available { effective_abi, .. } => {
+                format!("kernel ABI {effective_abi}")
+            }
+        }
     }
 
     pub fn confine(sandbox: &Sandbox, command: &mut Command) -> Result<(), String> {
