@@ -210,17 +210,69 @@ fn build_per_lab(
 }
 
 /// Copies what grading needs of a student's workspace (`src/`, and `crowd/` for lab 10) into
-/// `to`, then writes the course's provided files over it. Links are not followed.
-fn prepare(from: &Path, to: &Path, labs: &[&'static dyn Lab]) -> std::io::Result<()> {
+/// `to`, then writes the course's provided files over it. Links are not followed: a lab file
+/// that is a symbolic link, or a file with other hard links, is refused (the lab gets the
+/// skeleton). Returns the refused labs with the reason.
+fn prepare(
+    from: &Path,
+    to: &Path,
+    labs: &[&'static dyn Lab],
+) -> std::io::Result<Vec<(u8, String)>> {
     copy_tree(&from.join("src"), &to.join("src"))?;
     if from.join("crowd").is_dir() {
         copy_tree(&from.join("crowd"), &to.join("crowd"))?;
+    }
+    let mut refused = Vec::new();
+    for lab in crate::labs::all() {
+        let n = lab.number();
+        let (Some(theirs), Some(copy)) = (workspace::lab_file(from, n), workspace::lab_file(to, n))
+        else {
+            continue;
+        };
+        let Ok(meta) = fs::symlink_metadata(&theirs) else {
+            continue;
+        };
+        let shown = format!("src/{}", file_name(&theirs));
+        if meta.file_type().is_symlink() {
+            refused.push((
+                n,
+                format!(
+                    "{shown} is a symbolic link: refused (links are not followed), so the lab \
+                     was graded as not started"
+                ),
+            ));
+        } else if meta.is_file() && hard_links(&meta) > 1 {
+            fs::remove_file(&copy)?;
+            refused.push((
+                n,
+                format!(
+                    "{shown} has {} hard links (it is also another file): refused, so the lab \
+                     was graded as not started",
+                    hard_links(&meta)
+                ),
+            ));
+        }
     }
     workspace::write_provided(to, labs)?;
     // Lab files the student doesn't have yet become skeletons ("not started").
     workspace::init(to, &crate::labs::all(), None)?;
     fs::create_dir_all(to.join("tmp"))?;
-    fs::create_dir_all(to.join(".cargo-home"))
+    fs::create_dir_all(to.join(".cargo-home"))?;
+    Ok(refused)
+}
+
+/// How many names the file of `meta` has (1 where the system cannot say).
+fn hard_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
@@ -300,7 +352,17 @@ fn grade_student(run: &Run, index: usize, dir: &Path, name: &str) -> StudentRepo
     }
     let scratch = run.folder.join(format!("{index:04}"));
     let report = match prepare(dir, &scratch, labs) {
-        Ok(()) => run_child(run, &scratch, name),
+        Ok(refused) => {
+            let mut report = run_child(run, &scratch, name);
+            for (n, why) in &refused {
+                let found = report.labs.iter_mut().find(|l| l.lab == *n);
+                if let (Some(at), Some(lab)) = (found, labs.iter().find(|l| l.number() == *n)) {
+                    *at = LabReport::new(*lab, "REFUSED", why);
+                }
+            }
+            report.passed = report.labs.iter().filter(|l| l.passed()).count();
+            report
+        }
         Err(e) => every("ERROR", &format!("cannot copy the workspace: {e}")),
     };
     let _ = fs::remove_dir_all(&scratch);
@@ -494,23 +556,34 @@ pub fn reports_folder(output: &Path) -> PathBuf {
     output.with_file_name(format!("{stem}-reports"))
 }
 
-/// A student's name as a file name: letters, digits, `-`, `_` and `.` kept.
-fn safe_name(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.starts_with('.') {
-        format!("_{s}")
-    } else {
-        s
+/// A student's folder name as the name of their report files: ASCII letters and digits, `-`,
+/// `_` and `.` kept, every other byte (`%` too, and a leading `.`) as `%XX`, so that distinct
+/// folders never share a report (`with space` -> `with%20space`, `with_space` stays). Past
+/// 200 bytes the name is cut and ends in a hash of the whole (FNV-1a).
+fn report_name(folder: &std::ffi::OsStr) -> String {
+    let mut name = String::new();
+    for (i, &byte) in folder.as_encoded_bytes().iter().enumerate() {
+        let kept = byte.is_ascii_alphanumeric() || b"-_".contains(&byte) || (byte == b'.' && i > 0);
+        if kept {
+            name.push(char::from(byte));
+        } else {
+            let _ = write!(name, "%{byte:02X}");
+        }
     }
+    // File names stop at 255 bytes: a longer one keeps its start and a hash of the whole name
+    // after a `~`, which the encoding above never writes.
+    const LONGEST: usize = 200;
+    if name.len() > LONGEST {
+        let hash = folder
+            .as_encoded_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        name.truncate(LONGEST - 17);
+        let _ = write!(name, "~{hash:016x}");
+    }
+    name
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder, renamed into place:
@@ -530,12 +603,11 @@ fn write_results(
     output: &Path,
     comment: Option<&str>,
     labs: &[u8],
-    reports: &[StudentReport],
+    reports: &[(String, StudentReport)],
 ) -> Result<(), String> {
     let folder = reports_folder(output);
     fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    for report in reports {
-        let name = safe_name(&report.student);
+    for (name, report) in reports {
         write_atomic(&folder.join(format!("{name}.txt")), &report.text())?;
         write_atomic(&folder.join(format!("{name}.json")), &report.json())?;
     }
@@ -545,7 +617,7 @@ fn write_results(
     }
     csv.push_str(&csv_header(labs));
     csv.push('\n');
-    for report in reports {
+    for (_, report) in reports {
         csv.push_str(&csv_row(report));
         csv.push('\n');
     }
@@ -632,8 +704,8 @@ fn private_folder(folder: &Path) -> Result<(), String> {
 }
 
 /// Grades `dirs` with `jobs` workers; a progress bar with its ETA on a terminal, a line per
-/// student.
-fn grade_all(run: &Run, dirs: &[PathBuf]) -> Vec<StudentReport> {
+/// student. Returns each student's report with the name of its files ([`report_name`]).
+fn grade_all(run: &Run, dirs: &[PathBuf]) -> Vec<(String, StudentReport)> {
     let bar = indicatif::ProgressBar::new(dirs.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -680,7 +752,13 @@ fn grade_all(run: &Run, dirs: &[PathBuf]) -> Vec<StudentReport> {
         }
     });
     bar.finish_and_clear();
-    reports.into_iter().flatten().collect()
+    dirs.iter()
+        .zip(reports)
+        .filter_map(|(dir, report)| {
+            let name = report_name(dir.file_name().unwrap_or_default());
+            Some((name, report?))
+        })
+        .collect()
 }
 
 /// The k-th (1-based) of n slices of `dirs` (sorted by name): every n-th student from the
@@ -782,7 +860,17 @@ mod tests {
             csv_header(&[1, 2]),
             "student,lab01,lab02,passed,substituted,note"
         );
-        assert_eq!(safe_name("../a b"), "_.._a_b");
+        assert_eq!(report_name("../a b".as_ref()), "%2E.%2Fa%20b");
+        assert_eq!(report_name("with_space.v2".as_ref()), "with_space.v2");
+        assert_ne!(
+            report_name("with space".as_ref()),
+            report_name("with_space".as_ref())
+        );
+        assert_ne!(report_name("a%20b".as_ref()), report_name("a b".as_ref()));
+        let long = "é".repeat(100);
+        let longer = format!("{long}x");
+        assert_eq!(report_name(long.as_ref()).len(), 200);
+        assert_ne!(report_name(long.as_ref()), report_name(longer.as_ref()));
     }
 
     #[test]

@@ -364,3 +364,133 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     let left = processes_with(MARK);
     assert!(left.is_empty(), "processes outlived grading: {left:?}");
 }
+
+/// The characters a student's output must not bring raw into what the instructor reads.
+const HIDDEN: [char; 4] = ['\u{1b}', '\u{7}', '\r', '\u{202e}'];
+
+#[test]
+fn odd_students_get_reports_of_their_own_that_a_person_can_trust() {
+    let scratch = Scratch::new("grade-odd");
+    let root = scratch.0.clone();
+    let subs = root.join("subs");
+    let tmp = root.join("tmp");
+    fs::create_dir_all(&subs).expect("writable");
+    fs::create_dir_all(&tmp).expect("writable");
+    // Two names that differ only by a space and an underscore: one solved, one not started.
+    for (name, solutions) in [
+        ("with space", false),
+        ("with_space", true),
+        ("mallory", true),
+        ("linus", true),
+        ("hardy", true),
+    ] {
+        let mut args = vec!["init", name];
+        if solutions {
+            args.push("--solutions");
+        }
+        assert!(course(&args, &subs, &tmp).status.success());
+    }
+    let lab01 = |name: &str| subs.join(name).join("src/lab01_bitboards.rs");
+    // mallory: a panic message that would clear a terminal, ring it, overwrite the line and
+    // reverse what follows.
+    let source = fs::read_to_string(lab01("mallory")).expect("readable");
+    fs::write(
+        lab01("mallory"),
+        call_first(
+            &source,
+            "popcount",
+            r#"panic!("\u{1b}[2J\u{7}all good\rPASS \u{202e}SSAP")"#,
+        ),
+    )
+    .expect("writable");
+    // linus: lab 1 is a symbolic link to a correct file elsewhere in this test's folder.
+    let elsewhere = root.join("elsewhere.rs");
+    fs::rename(lab01("linus"), &elsewhere).expect("movable");
+    std::os::unix::fs::symlink(&elsewhere, lab01("linus")).expect("a symlink");
+    // hardy: lab 1 has a second name elsewhere in this test's folder.
+    fs::hard_link(lab01("hardy"), root.join("hardy-lab01.rs")).expect("a hard link");
+
+    let out = course(
+        &[
+            "grade",
+            "subs",
+            "-o",
+            "grades.csv",
+            "--labs",
+            "1",
+            "-j",
+            "2",
+        ],
+        &root,
+        &tmp,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let printed = text(&out);
+    let csv = fs::read_to_string(root.join("grades.csv")).expect("the CSV");
+    let report = |name: &str, ext: &str| {
+        fs::read_to_string(root.join(format!("grades-reports/{name}.{ext}")))
+            .unwrap_or_else(|e| panic!("{name}.{ext}: {e}"))
+    };
+
+    // Nothing raw anywhere the instructor reads; the escapes show what was there.
+    let shown = r"\x1b[2J\x07all good\x0dPASS \u{202e}SSAP";
+    let raw_json = report("mallory", "json");
+    let json: course::report::StudentReport =
+        serde_json::from_str(&raw_json).expect("the report parses");
+    assert_eq!(json.labs[0].verdict, "FAIL");
+    for (what, text) in [
+        ("text report", report("mallory", "txt")),
+        ("CSV", csv.clone()),
+        ("terminal", printed.clone()),
+        ("JSON summary", json.labs[0].summary.clone()),
+        ("JSON diagnosis", json.labs[0].diagnosis.clone()),
+    ] {
+        assert!(!text.contains(HIDDEN), "{what} has a raw control: {text:?}");
+        assert!(text.contains(shown), "{what}: {text}");
+    }
+    // Nor as JSON's own escapes (`\u001b`), which a reader would turn back into controls.
+    assert!(
+        !raw_json.contains(HIDDEN) && !raw_json.contains(r"\u00") && !raw_json.contains(r"\r"),
+        "{raw_json}"
+    );
+    // The sandbox line is words, not a Rust debug string.
+    assert!(json.sandbox.contains("Landlock"), "{}", json.sandbox);
+    assert!(
+        !json.sandbox.contains(['{', '}']) && !json.sandbox.contains("Available"),
+        "{}",
+        json.sandbox
+    );
+
+    // Each of the two near-twins has a report of their own, with their own grade.
+    let near: Vec<course::report::StudentReport> = ["with%20space", "with_space"]
+        .iter()
+        .map(|name| serde_json::from_str(&report(name, "json")).expect("parses"))
+        .collect();
+    assert_eq!(near[0].student, "with space");
+    assert_eq!(near[0].labs[0].verdict, "NOT STARTED");
+    assert_eq!(near[1].student, "with_space");
+    assert_eq!(near[1].labs[0].verdict, "PASS");
+    assert!(report("with%20space", "txt").starts_with("NOT STARTED"));
+    assert!(report("with_space", "txt").starts_with("PASS"));
+    assert!(csv.contains("\nwith space,NOT STARTED,0,,"), "{csv}");
+    assert!(csv.contains("\nwith_space,PASS,1,,"), "{csv}");
+
+    // A linked lab file is refused, and the reports say why.
+    for (name, why) in [
+        ("linus", "is a symbolic link"),
+        ("hardy", "has 2 hard links"),
+    ] {
+        let json: course::report::StudentReport =
+            serde_json::from_str(&report(name, "json")).expect("parses");
+        assert_eq!(json.labs[0].verdict, "REFUSED", "{name}");
+        assert!(
+            json.labs[0].summary.starts_with("src/lab01_bitboards.rs ")
+                && json.labs[0].summary.contains(why)
+                && json.labs[0].summary.contains("refused"),
+            "{name}: {}",
+            json.labs[0].summary
+        );
+        assert!(report(name, "txt").contains(why), "{name}");
+        assert!(csv.contains(&format!("\n{name},REFUSED,0,,")), "{csv}");
+    }
+}
