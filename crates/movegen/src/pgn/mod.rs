@@ -1,6 +1,7 @@
 //! Portable Game Notation: reading games (tag pairs, SAN movetext, comments,
 //! NAGs, nested variations, `%` escape lines, several games a file, `SetUp`
-//! and `FEN`, Chess960) and writing them in the export format.
+//! and `FEN`, Chess960) and writing them in the export format, with the
+//! `Date` tag's day worked out by [`PgnDate`].
 //!
 //! A game is a tree: the [`PgnGame::mainline`] is a [`Line`] of [`Node`]s,
 //! and each node's `variations` are the alternatives to its move, each a
@@ -40,6 +41,7 @@
 //!   X-FEN (`KQkq`) or Shredder-FEN (`HAha`); other variants are an error.
 //!   Null moves (`--`) are not read.
 
+mod date;
 mod error;
 mod lex;
 mod machine;
@@ -50,6 +52,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use date::PgnDate;
 pub use error::{PgnError, PgnErrorKind};
 pub use machine::{read_games, ReadGames};
 #[cfg(feature = "std")]

@@ -314,3 +314,69 @@ fn the_streaming_reader_agrees_with_the_str_reader_and_bounds_lines() {
 fn reader_max_line() -> usize {
     super::reader::MAX_LINE
 }
+
+/// The day `days` after 1970-01-01 counted off a year and then a month at a
+/// time: slow, and obviously right.
+fn date_by_counting(mut days: i64) -> (i64, u8, u8) {
+    let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let length = |y: i64| if leap(y) { 366 } else { 365 };
+    let mut year = 1970;
+    while days < 0 {
+        year -= 1;
+        days += length(year);
+    }
+    while days >= length(year) {
+        days -= length(year);
+        year += 1;
+    }
+    let february = if leap(year) { 29 } else { 28 };
+    let mut month = 1;
+    for month_length in [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] {
+        if days < month_length {
+            break;
+        }
+        days -= month_length;
+        month += 1;
+    }
+    (year, month, days as u8 + 1)
+}
+
+#[test]
+fn dates_agree_with_counting_days_across_four_centuries() {
+    // 1800 to 2200: leap centuries (2000) and common ones (1900, 2100).
+    for days in -62_000..84_000 {
+        let date = PgnDate::from_unix_days(days);
+        assert_eq!(
+            (date.year, date.month, date.day),
+            date_by_counting(days),
+            "{days}"
+        );
+    }
+    // Checked with `date -u -d @$((n*86400)) +%F`.
+    for (days, text) in [
+        (0, "1970.01.01"),
+        (11_016, "2000.02.29"),
+        (11_017, "2000.03.01"),
+        (19_417, "2023.03.01"),
+        (20_453, "2025.12.31"),
+    ] {
+        assert_eq!(PgnDate::from_unix_days(days).to_string(), text);
+    }
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn a_time_is_dated_by_its_utc_day() {
+    use std::time::{Duration, UNIX_EPOCH};
+    let at = |secs: u64| UNIX_EPOCH + Duration::from_secs(secs);
+    assert_eq!(PgnDate::of(at(86_399)), PgnDate::from_unix_days(0));
+    assert_eq!(PgnDate::of(at(86_400)), PgnDate::from_unix_days(1));
+    assert_eq!(
+        PgnDate::of(UNIX_EPOCH - Duration::from_secs(86_400)),
+        PgnDate::from_unix_days(-1)
+    );
+    assert_eq!(
+        PgnDate::of(UNIX_EPOCH - Duration::from_secs(86_401)),
+        PgnDate::from_unix_days(-2)
+    );
+}
