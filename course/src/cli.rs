@@ -12,7 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use crate::checker::Lab;
 use crate::report::{LabReport, StudentReport};
 use crate::runner::{self, Outcome};
-use crate::sandbox::Limits;
+use crate::sandbox::SandboxLimits;
 use crate::workspace::Solutions;
 use crate::{labs, workspace};
 
@@ -101,7 +101,7 @@ enum Cmd {
         #[arg(long, value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
         /// Memory each process of student code may use, in MiB.
-        #[arg(long, default_value_t = Limits::default().memory_mib)]
+        #[arg(long, default_value_t = SandboxLimits::default().memory_mib)]
         memory_mib: u64,
         /// Run student code with your own rights, where the kernel has no Landlock (said in
         /// the CSV's first line).
@@ -129,11 +129,11 @@ enum Cmd {
         time_limit_ms: u64,
         #[arg(long)]
         toolchain: PathBuf,
-        #[arg(long, default_value_t = Limits::default().memory_mib)]
+        #[arg(long, default_value_t = SandboxLimits::default().memory_mib)]
         memory_mib: u64,
-        #[arg(long, default_value_t = Limits::default().build_memory_mib)]
+        #[arg(long, default_value_t = SandboxLimits::default().build_memory_mib)]
         build_memory_mib: u64,
-        #[arg(long, default_value_t = Limits::default().file_mib)]
+        #[arg(long, default_value_t = SandboxLimits::default().file_mib)]
         file_mib: u64,
         #[arg(long)]
         no_sandbox: bool,
@@ -216,9 +216,9 @@ fn dispatch(command: Cmd, key: Option<Solutions>) -> Result<ExitCode, String> {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 shard,
                 sandbox: !no_sandbox,
-                limits: Limits {
+                limits: SandboxLimits {
                     memory_mib,
-                    ..Limits::default()
+                    ..SandboxLimits::default()
                 },
             };
             crate::grade::grade(&exe, &submissions, &output, &options)
@@ -243,7 +243,7 @@ fn dispatch(command: Cmd, key: Option<Solutions>) -> Result<ExitCode, String> {
                 query_timeout: Duration::from_millis(query_timeout_ms),
                 limit: Duration::from_millis(time_limit_ms),
                 toolchain,
-                sandbox: (!no_sandbox).then_some(Limits {
+                sandbox: (!no_sandbox).then_some(SandboxLimits {
                     memory_mib,
                     build_memory_mib,
                     file_mib,

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::checker::Lab;
 use crate::report::{LabReport, StudentReport};
-use crate::sandbox::{self, Limits, Sandbox};
+use crate::sandbox::{self, Sandbox, SandboxLimits};
 use crate::student::Student;
 use crate::workspace;
 
@@ -47,7 +47,7 @@ pub struct Options {
     /// `false` with `--no-sandbox`: student code runs with the grader's rights.
     pub sandbox: bool,
     /// Memory and file limits inside the sandbox.
-    pub limits: Limits,
+    pub limits: SandboxLimits,
 }
 
 /// One line of `course grade-one`'s output.
@@ -83,7 +83,7 @@ pub struct OneOptions {
     /// The toolchain's sysroot.
     pub toolchain: PathBuf,
     /// The sandbox's limits; `None` with `--no-sandbox`.
-    pub sandbox: Option<Limits>,
+    pub sandbox: Option<SandboxLimits>,
     /// The reference solutions, which take the place of a lab file that does not compile.
     pub solutions: workspace::Solutions,
 }
@@ -101,6 +101,7 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
                 toolchain: options.toolchain.clone(),
                 limits,
             };
+            sandbox.prepare()?;
             let status = sandbox.enter()?;
             emit(&Line::Sandbox { status });
             Some(sandbox)
@@ -126,7 +127,12 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
     });
 
     let cargo = options.toolchain.join("bin").join("cargo");
-    let (substituted, build_error) = build_per_lab(&scratch, cargo.as_os_str(), options.solutions);
+    let (substituted, build_error) = build_per_lab(
+        &scratch,
+        cargo.as_os_str(),
+        sandbox.as_ref(),
+        options.solutions,
+    );
     emit(&Line::Substituted {
         labs: substituted.iter().map(|(n, _)| *n).collect(),
     });
@@ -166,11 +172,42 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
 fn build_per_lab(
     dir: &Path,
     cargo: &std::ffi::OsStr,
+    sandbox: Option<&Sandbox>,
     solutions: workspace::Solutions,
 ) -> (Vec<(u8, String)>, Option<String>) {
     let mut substituted: Vec<(u8, String)> = Vec::new();
+    // A lab file rustc cannot read as text fails the whole crate, blamed on lib.rs: replace
+    // it first, so that it costs its own lab only.
+    for n in 1..=u8::MAX {
+        let Some(path) = workspace::lab_file(dir, n) else {
+            break;
+        };
+        let Ok(bytes) = fs::read(&path) else { continue };
+        let Err(e) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        let Some(solution) = solutions(n) else {
+            continue;
+        };
+        if replace_file(&path, solution).is_ok() {
+            let name = path
+                .strip_prefix(dir)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            substituted.push((
+                n,
+                format!(
+                    "{name}: not UTF-8 text (byte {} of the file, 0x{:02x}); \
+                     Rust source files must be UTF-8",
+                    e.valid_up_to() + 1,
+                    bytes[e.valid_up_to()]
+                ),
+            ));
+        }
+    }
     loop {
-        let messages = match workspace::build_with(dir, cargo) {
+        let messages = match workspace::build_with(dir, cargo, sandbox) {
             Ok(()) => return (substituted, None),
             Err(messages) => messages,
         };
@@ -186,7 +223,7 @@ fn build_per_lab(
             let (Some(solution), Some(path)) = (solutions(n), workspace::lab_file(dir, n)) else {
                 continue;
             };
-            if fs::write(&path, solution).is_err() {
+            if replace_file(&path, solution).is_err() {
                 continue;
             }
             substituted.push((n, error.describe()));
@@ -207,6 +244,21 @@ fn build_per_lab(
         }
         substituted.sort();
     }
+}
+
+/// Writes `text` as a new file at `path`, whatever was there: a link a student's build left
+/// in the lab file's place is taken away, not followed.
+fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    use std::io::Write;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(text.as_bytes())
 }
 
 /// Copies what grading needs of a student's workspace (`src/`, and `crowd/` for lab 10) into

@@ -1,33 +1,43 @@
-//! The sandbox that student code runs in while `course grade` grades it: the build (rustc
-//! reads the student's files, and `include_str!` or `#[path]` could read any other) and the
-//! harness (the student's functions themselves).
+//! The sandbox that student code runs in while `course grade` grades it and `course
+//! tournament` plays it: the build (rustc reads the student's files, `include_str!` or
+//! `#[path]` could read any other, and `build.rs` or a proc-macro runs arbitrary code) and the
+//! harness or engine (the student's functions themselves).
 //!
-//! On Linux, with no privilege needed:
-//! - **Landlock** (the `landlock` crate): the process may read and execute only the Rust
-//!   toolchain and the system's programs and libraries (`/usr`, `/lib*`, `/bin`, the few
-//!   files of `/etc` the dynamic loader reads), and may read and write only its own scratch
-//!   copy (which holds its temporary folder). TCP bind and connect are refused (ABI 4), and
-//!   so are signals and abstract UNIX sockets aimed outside the sandbox (ABI 6) and UNIX
-//!   socket files outside the scratch copy (ABI 9).
-//! - **A new user and network namespace** where the kernel allows one: no network at all,
-//!   not even UDP or the loopback.
-//! - **Resource limits**: address space, file size, no core dumps.
-//! - **A child subreaper** ([`end_descendants`]): a process that called `setsid` or
-//!   double-forked is still ours to end.
+//! On Linux, each sandboxed program ([`Sandbox::confine`], [`Sandbox::confine_build`]) gets,
+//! from the kernel's namespaces:
+//! - **a mount view of its own**: an empty, read-only root holding only its scratch copy
+//!   (read-write), the Rust toolchain, the system's libraries (`/usr/lib`, `/lib*`), the
+//!   loader's files in `/etc`, four devices (`/dev/null`, `/dev/zero`, `/dev/random`,
+//!   `/dev/urandom`) and a `/proc` of its own, all read-only but the copy. No other
+//!   program is there: a harness or engine runs nothing but itself, and a build gets the C
+//!   compiler driver and the linker (`cc`, `ld`) besides the toolchain. Metadata changes
+//!   (`chmod`, `utimes`, `setxattr`) outside the copy fail (a read-only mount), a hard link to a
+//!   file outside it fails (another mount), and UNIX socket files outside it are not there;
+//! - **a PID namespace**: it sees, signals, `prlimit`s and re-prioritises only its own
+//!   processes, never the grader's nor a classmate's; they all end when it does;
+//! - **network, IPC and host-name namespaces**: no network at all (not even the loopback, UDP or
+//!   raw sockets), no shared memory or abstract UNIX sockets with anyone;
+//! - **no root's rights**: when the grader runs as root (a container autograder, CI), the
+//!   program runs as the unprivileged user `nobody` (65534), which owns its scratch copy;
+//!   otherwise it runs in a user namespace of its own, as the grader's user, with no
+//!   capability once it starts. `no_new_privs` is set, so no set-uid program raises it.
+//! - **Landlock** where the kernel has it, in depth: TCP bind and connect refused (ABI 4),
+//!   signals and abstract UNIX sockets aimed outside refused (ABI 6);
+//! - **resource limits**: address space, file size, no core dumps.
 //!
-//! The grader's child (`course grade-one`) enters the sandbox before it starts a thread
-//! ([`Sandbox::enter`]); each harness it starts runs in a second, nested sandbox
-//! ([`Sandbox::confine`]) with the same rules and the memory cap, so that student code
-//! cannot reach the process that reports its grades (Landlock forbids tracing, or reading
-//! the open files of, a process in an enclosing domain). docs/course.md says what this
-//! guarantees and what it does not.
+//! The grader's child (`course grade-one`, our own code, which reports the grades) enters a
+//! view of the same shape before it starts a thread ([`Sandbox::enter`]): whatever a student's
+//! build leaves in the copy (a symbolic link to a system file), the child cannot write outside
+//! the copy either. It is a child subreaper ([`end_descendants`]), so a process that called
+//! `setsid` or double-forked is still its to end. docs/course.md says what this guarantees
+//! and what it does not.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Limits on one student's processes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub struct SandboxLimits {
     /// Address space of each process running student code, in MiB.
     pub memory_mib: u64,
     /// Address space of each build process (cargo, rustc, the linker), in MiB.
@@ -36,9 +46,9 @@ pub struct Limits {
     pub file_mib: u64,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for SandboxLimits {
+    fn default() -> SandboxLimits {
+        SandboxLimits {
             memory_mib: 2048,
             build_memory_mib: 8192,
             file_mib: 256,
@@ -50,14 +60,18 @@ impl Default for Limits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
     /// The student's scratch copy: the only folder it may write (its temporary folder is
-    /// inside).
+    /// inside). Its parent is the grader's own folder: the sandbox makes a mount point beside
+    /// it (`NAME.root`).
     pub scratch: PathBuf,
-    /// Programs it may read and run besides the system's: the Rust toolchain's sysroot when
+    /// Programs it may read and run besides its own: the Rust toolchain's sysroot when
     /// grading, the engine's own folder in a tournament.
     pub toolchain: PathBuf,
     /// The limits.
-    pub limits: Limits,
+    pub limits: SandboxLimits,
 }
+
+/// The user that student code runs as when the grader is root: `nobody`.
+pub const NOBODY: u32 = 65534;
 
 /// The toolchain a grading run builds with: its sysroot, where `bin/cargo` and `bin/rustc`
 /// are. Found once by the grader (`rustc --print sysroot`, with `$RUSTC` if set), so that the
@@ -106,19 +120,50 @@ pub fn available() -> Result<(), String> {
     imp::available()
 }
 
+/// What a sandboxed program may run besides itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// A harness or an engine: nothing.
+    Run,
+    /// A build: the toolchain, `cc` and `ld`.
+    Build,
+    /// The grader's child: what its builds need, and the mount point of nested views.
+    Grader,
+}
+
 impl Sandbox {
-    /// Confines the calling process and everything it will start: call it before the process
-    /// starts any thread (Landlock restricts the calling thread and what it creates after).
-    /// Returns a line saying what is enforced.
+    /// Makes the scratch copy ready: its `tmp` folder, the mount point beside it, and, when
+    /// the grader is root, `nobody` as the owner of every file in it. Call it once, before
+    /// [`Sandbox::enter`] or the first [`Sandbox::confine`].
+    pub fn prepare(&self) -> Result<(), String> {
+        imp::prepare(self)
+    }
+
+    /// Puts the calling process in a view of its own (see the module's docs): call it before
+    /// the process starts any thread. Returns a line saying what is enforced.
     pub fn enter(&self) -> Result<String, String> {
         imp::enter(self)
     }
 
-    /// Makes `command` start in a nested sandbox with the memory cap, a clean environment
-    /// and the scratch copy as its working directory.
+    /// Makes `command` (a harness or an engine) start in a sandbox of its own with the memory
+    /// cap, a clean environment and the scratch copy as its working directory.
     pub fn confine(&self, command: &mut Command) -> Result<(), String> {
         clean_env(command, &self.scratch, &self.toolchain);
-        imp::confine(self, command)
+        imp::confine(self, command, Purpose::Run)
+    }
+
+    /// [`Sandbox::confine`] for a build (cargo, rustc, the linker and the student's build
+    /// scripts): the build's memory cap, and `cc` and `ld` in its view.
+    pub fn confine_build(&self, command: &mut Command) -> Result<(), String> {
+        clean_env(command, &self.scratch, &self.toolchain);
+        imp::confine(self, command, Purpose::Build)
+    }
+
+    /// The empty folder beside the scratch copy where a view's root is mounted.
+    fn mount_point(&self) -> PathBuf {
+        let mut name = self.scratch.file_name().unwrap_or_default().to_os_string();
+        name.push(".root");
+        self.scratch.with_file_name(name)
     }
 }
 
@@ -165,76 +210,460 @@ fn parent_of(pid: u32) -> Option<u32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// `path` with `.` and `..` taken out, by its words alone (its folders hold no links).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::from("/");
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(word) => out.push(word),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
 #[cfg(target_os = "linux")]
 mod imp {
+    use std::collections::BTreeSet;
+    use std::ffi::CString;
     use std::io;
+    use std::os::unix::ffi::OsStrExt;
     use std::os::unix::process::CommandExt;
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use std::process::Command;
 
     use landlock::{
-        path_beneath_rules, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset,
-        RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
+        Access, AccessNet, Ruleset, RulesetAttr, RulesetCreated, RulesetStatus, Scope, ABI,
     };
 
-    use super::Sandbox;
+    use super::{lexical, Purpose, Sandbox, NOBODY};
 
-    /// The Landlock version whose rights the sandbox asks for (file system, TCP, scopes,
-    /// UNIX socket paths); an older kernel enforces what it knows, and [`enter`] says so.
-    const WANTED: ABI = ABI::V9;
+    const MIB: u64 = 1 << 20;
 
-    pub fn available() -> Result<(), String> {
-        Ruleset::default()
-            .set_compatibility(CompatLevel::HardRequirement)
-            .handle_access(AccessFs::from_all(ABI::V1))
-            .and_then(|r| r.create())
-            .map(|_| ())
-            .map_err(|e| format!("this kernel cannot enforce Landlock ({e})"))
+    /// The namespaces every sandboxed program gets (a user namespace too, unless the grader
+    /// is root).
+    const NAMESPACES: libc::c_int = libc::CLONE_NEWNS
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS;
+
+    fn cstr(path: impl AsRef<std::ffi::OsStr>) -> io::Result<CString> {
+        CString::new(path.as_ref().as_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a path holds a NUL byte"))
     }
 
-    /// The system folders a build and a harness read and execute from.
-    fn system_paths(toolchain: &std::path::Path) -> Vec<PathBuf> {
-        let mut paths: Vec<PathBuf> = vec![toolchain.to_path_buf()];
-        for p in [
-            "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
-        ] {
-            paths.push(p.into());
+    /// The last system call's error, if `result` says it failed.
+    fn check(result: libc::c_int) -> io::Result<()> {
+        if result < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(())
         }
-        paths
     }
 
-    fn ruleset(sandbox: &Sandbox) -> Result<RulesetCreated, String> {
-        let read = AccessFs::from_read(WANTED);
-        let files = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d"];
-        let devices = ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"];
-        let fail = |e: landlock::RulesetError| format!("cannot set up the sandbox: {e}");
-        Ruleset::default()
-            .handle_access(AccessFs::from_all(WANTED))
-            .map_err(fail)?
-            .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
-            .map_err(fail)?
-            .scope(Scope::from_all(WANTED))
-            .map_err(fail)?
-            .create()
-            .map_err(fail)?
-            .add_rules(path_beneath_rules(system_paths(&sandbox.toolchain), read))
-            .map_err(fail)?
-            .add_rules(path_beneath_rules(files, read))
-            .map_err(fail)?
-            // /proc: the C library reads /proc/self/maps; other processes' files are
-            // guarded by Landlock's own tracing rule.
-            .add_rules(path_beneath_rules(["/proc"], AccessFs::from_read(WANTED)))
-            .map_err(fail)?
-            .add_rules(path_beneath_rules(
-                devices,
-                AccessFs::from_file(WANTED) & !AccessFs::Execute,
-            ))
-            .map_err(fail)?
-            .add_rules(path_beneath_rules(
-                [&sandbox.scratch],
-                AccessFs::from_all(WANTED),
-            ))
-            .map_err(fail)
+    fn is_root() -> bool {
+        // SAFETY: geteuid only reads this process's credentials.
+        unsafe { libc::geteuid() == 0 }
+    }
+
+    /// How a path is shown in a view.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum How {
+        Read,
+        Write,
+        Device,
+    }
+
+    /// One step of making a view; every path but a bind's source is under the view's root.
+    enum Step {
+        Dir(CString),
+        File(CString),
+        Link {
+            target: CString,
+            at: CString,
+        },
+        /// Bind `from` on `at`, then remount it with `flags`.
+        Bind {
+            from: CString,
+            at: CString,
+            flags: libc::c_ulong,
+        },
+        /// A `/proc`: a fresh one for the new PID namespace, or the current one bound.
+        Proc {
+            at: CString,
+            fresh: bool,
+        },
+    }
+
+    /// A mount view, prepared where allocating is safe; [`View::apply`] makes only system
+    /// calls, so it may run between fork and exec.
+    struct View {
+        root: CString,
+        steps: Vec<Step>,
+        workdir: CString,
+    }
+
+    /// A view being planned: what is made so far, so that nothing is made twice and nothing
+    /// is made inside a folder already bound from outside.
+    struct Plan {
+        root: PathBuf,
+        steps: Vec<Step>,
+        made: BTreeSet<PathBuf>,
+        bound: BTreeSet<PathBuf>,
+    }
+
+    impl Plan {
+        fn under(&self, path: &Path) -> io::Result<CString> {
+            cstr(self.root.join(path.strip_prefix("/").unwrap_or(path)))
+        }
+
+        fn inside_bound(&self, path: &Path) -> bool {
+            path.ancestors().any(|a| self.bound.contains(a))
+        }
+
+        /// Makes `path` and its parents folders of the view.
+        fn dirs(&mut self, path: &Path) -> io::Result<()> {
+            let mut at = PathBuf::from("/");
+            for part in path.components().skip(1) {
+                at.push(part);
+                if self.inside_bound(&at) {
+                    return Ok(());
+                }
+                if self.made.insert(at.clone()) {
+                    let dir = self.under(&at)?;
+                    self.steps.push(Step::Dir(dir));
+                }
+            }
+            Ok(())
+        }
+
+        /// Shows `path` in the view as it is here: each link on the way as a link, the file or
+        /// folder it ends at bound from here. A path that does not exist is left out.
+        fn expose(&mut self, path: &Path, how: How) -> io::Result<()> {
+            self.expose_at(&lexical(path), how, 0)
+        }
+
+        fn expose_at(&mut self, path: &Path, how: How, links: u32) -> io::Result<()> {
+            let parts: Vec<_> = path.components().skip(1).collect();
+            let mut at = PathBuf::from("/");
+            for (i, part) in parts.iter().enumerate() {
+                at.push(part);
+                if self.inside_bound(&at) {
+                    return Ok(());
+                }
+                let meta = match std::fs::symlink_metadata(&at) {
+                    Ok(meta) => meta,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                    Err(e) => return Err(e),
+                };
+                if meta.file_type().is_symlink() {
+                    if links > 32 {
+                        return Err(io::Error::other(format!(
+                            "{}: too many links",
+                            path.display()
+                        )));
+                    }
+                    let target = std::fs::read_link(&at)?;
+                    let parent = at.parent().unwrap_or(Path::new("/")).to_path_buf();
+                    if !self.made.contains(&at) {
+                        self.dirs(&parent)?;
+                        self.made.insert(at.clone());
+                        let link = Step::Link {
+                            target: cstr(&target)?,
+                            at: self.under(&at)?,
+                        };
+                        self.steps.push(link);
+                    }
+                    let mut next = parent.join(target);
+                    next.extend(&parts[i + 1..]);
+                    return self.expose_at(&lexical(&next), how, links + 1);
+                }
+                if i + 1 < parts.len() {
+                    continue;
+                }
+                if self.made.contains(&at) && !meta.is_dir() {
+                    return Ok(());
+                }
+                if meta.is_dir() {
+                    self.dirs(&at)?;
+                } else {
+                    self.dirs(&parent_of(&at))?;
+                    self.made.insert(at.clone());
+                    let file = self.under(&at)?;
+                    self.steps.push(Step::File(file));
+                }
+                let flags = remount_flags(&at, how)?;
+                let bind = Step::Bind {
+                    from: cstr(&at)?,
+                    at: self.under(&at)?,
+                    flags,
+                };
+                self.steps.push(bind);
+                self.bound.insert(at.clone());
+            }
+            Ok(())
+        }
+    }
+
+    fn parent_of(path: &Path) -> PathBuf {
+        path.parent().unwrap_or(Path::new("/")).to_path_buf()
+    }
+
+    /// The flags a bind of `path` is remounted with: read-only unless it is the scratch copy,
+    /// never set-uid, no devices but the devices, and what the mount it comes from has (a
+    /// user namespace may not drop those).
+    fn remount_flags(path: &Path, how: How) -> io::Result<libc::c_ulong> {
+        let c = cstr(path)?;
+        // SAFETY: statvfs writes the struct we pass, of the right type.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        check(unsafe { libc::statvfs(c.as_ptr(), &mut st) })?;
+        let had = st.f_flag;
+        let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
+        for (st_flag, ms_flag) in [
+            (libc::ST_NOEXEC, libc::MS_NOEXEC),
+            (libc::ST_NODEV, libc::MS_NODEV),
+            (libc::ST_NOATIME, libc::MS_NOATIME),
+            (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+            (libc::ST_RELATIME, libc::MS_RELATIME),
+            (libc::ST_RDONLY, libc::MS_RDONLY),
+        ] {
+            if had & st_flag != 0 {
+                flags |= ms_flag;
+            }
+        }
+        flags |= match how {
+            How::Read => libc::MS_RDONLY | libc::MS_NODEV,
+            How::Write => libc::MS_NODEV,
+            How::Device => libc::MS_RDONLY | libc::MS_NOEXEC,
+        };
+        Ok(flags)
+    }
+
+    /// The programs a build runs besides the toolchain's: the C compiler driver that links,
+    /// and the linker.
+    const BUILD_PROGRAMS: [&str; 2] = ["cc", "ld"];
+
+    fn plan(sandbox: &Sandbox, purpose: Purpose, fresh_proc: bool) -> io::Result<View> {
+        let root = sandbox.mount_point();
+        let mut plan = Plan {
+            root: root.clone(),
+            steps: Vec::new(),
+            made: BTreeSet::new(),
+            bound: BTreeSet::new(),
+        };
+        plan.expose(&sandbox.scratch, How::Write)?;
+        let toolchain = &sandbox.toolchain;
+        if toolchain == Path::new("/usr") || toolchain == Path::new("/usr/local") {
+            // A distribution's toolchain: its own programs, not every program of /usr.
+            for program in ["cargo", "rustc", "rustdoc"] {
+                plan.expose(&toolchain.join("bin").join(program), How::Read)?;
+            }
+            plan.expose(&toolchain.join("lib/rustlib"), How::Read)?;
+        } else {
+            plan.expose(toolchain, How::Read)?;
+        }
+        for system in [
+            "/usr/lib",
+            "/usr/lib64",
+            "/usr/lib32",
+            "/usr/libx32",
+            "/usr/libexec",
+            "/lib",
+            "/lib64",
+            "/lib32",
+            "/libx32",
+            "/etc/ld.so.cache",
+            "/etc/ld.so.conf",
+            "/etc/ld.so.conf.d",
+        ] {
+            plan.expose(Path::new(system), How::Read)?;
+        }
+        for device in ["/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"] {
+            plan.expose(Path::new(device), How::Device)?;
+        }
+        if purpose != Purpose::Run {
+            for program in BUILD_PROGRAMS {
+                for dir in ["/usr/bin", "/bin"] {
+                    let path = Path::new(dir).join(program);
+                    if std::fs::symlink_metadata(&path).is_ok() {
+                        plan.expose(&path, How::Read)?;
+                        break;
+                    }
+                }
+            }
+        }
+        if purpose == Purpose::Grader {
+            // The mount point of the views it makes for its builds and harnesses.
+            plan.dirs(&root)?;
+        }
+        plan.dirs(Path::new("/proc"))?;
+        let proc = plan.under(Path::new("/proc"))?;
+        plan.steps.push(Step::Proc {
+            at: proc,
+            fresh: fresh_proc,
+        });
+        Ok(View {
+            root: cstr(&root)?,
+            steps: plan.steps,
+            workdir: cstr(&sandbox.scratch)?,
+        })
+    }
+
+    impl View {
+        /// Mounts the view and makes it this process's root. System calls only.
+        fn apply(&self) -> io::Result<()> {
+            let none = std::ptr::null();
+            // SAFETY: every pointer is a NUL-terminated string that outlives the call, or null
+            // where mount(2) allows it; the calls change only this process's mount namespace.
+            unsafe {
+                check(libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    std::ptr::null(),
+                ))?;
+                check(libc::mount(
+                    c"tmpfs".as_ptr(),
+                    self.root.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    c"mode=0755,size=1m".as_ptr().cast(),
+                ))?;
+                for step in &self.steps {
+                    match step {
+                        Step::Dir(dir) => {
+                            if libc::mkdir(dir.as_ptr(), 0o755) < 0
+                                && io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST)
+                            {
+                                return Err(io::Error::last_os_error());
+                            }
+                        }
+                        Step::File(file) => {
+                            let fd = libc::open(
+                                file.as_ptr(),
+                                libc::O_CREAT | libc::O_WRONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                                0o644,
+                            );
+                            check(fd)?;
+                            libc::close(fd);
+                        }
+                        Step::Link { target, at } => {
+                            check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
+                        }
+                        Step::Bind { from, at, flags } => {
+                            check(libc::mount(
+                                from.as_ptr(),
+                                at.as_ptr(),
+                                none,
+                                libc::MS_BIND,
+                                std::ptr::null(),
+                            ))?;
+                            check(libc::mount(
+                                none,
+                                at.as_ptr(),
+                                none,
+                                *flags,
+                                std::ptr::null(),
+                            ))?;
+                        }
+                        Step::Proc { at, fresh: true } => {
+                            check(libc::mount(
+                                c"proc".as_ptr(),
+                                at.as_ptr(),
+                                c"proc".as_ptr(),
+                                libc::MS_NOSUID
+                                    | libc::MS_NODEV
+                                    | libc::MS_NOEXEC
+                                    | libc::MS_RDONLY,
+                                std::ptr::null(),
+                            ))?;
+                        }
+                        Step::Proc { at, fresh: false } => {
+                            check(libc::mount(
+                                c"/proc".as_ptr(),
+                                at.as_ptr(),
+                                none,
+                                libc::MS_BIND | libc::MS_REC,
+                                std::ptr::null(),
+                            ))?;
+                        }
+                    }
+                }
+                // Nothing more is made in the view's own folders: read-only.
+                check(libc::mount(
+                    none,
+                    self.root.as_ptr(),
+                    none,
+                    libc::MS_BIND
+                        | libc::MS_REMOUNT
+                        | libc::MS_RDONLY
+                        | libc::MS_NOSUID
+                        | libc::MS_NODEV,
+                    std::ptr::null(),
+                ))?;
+                check(libc::chdir(self.root.as_ptr()))?;
+                check(
+                    libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr())
+                        as libc::c_int,
+                )?;
+                check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+                check(libc::chdir(self.workdir.as_ptr()))?;
+            }
+            Ok(())
+        }
+    }
+
+    /// The maps of a user namespace in which the grader's own user and group are themselves,
+    /// written by the process that made it.
+    struct Maps {
+        uid: CString,
+        gid: CString,
+    }
+
+    impl Maps {
+        fn of_this_user() -> io::Result<Maps> {
+            // SAFETY: getters of this process's credentials.
+            let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+            Ok(Maps {
+                uid: CString::new(format!("{uid} {uid} 1"))?,
+                gid: CString::new(format!("{gid} {gid} 1"))?,
+            })
+        }
+
+        /// Enters a new user namespace and the others in `also`, mapped. System calls only.
+        fn unshare(&self, also: libc::c_int) -> io::Result<()> {
+            // SAFETY: unshare changes this (single-threaded) process's namespaces; the writes
+            // go to its own /proc files from NUL-terminated buffers.
+            unsafe {
+                check(libc::unshare(libc::CLONE_NEWUSER | also))?;
+                write_file(c"/proc/self/setgroups", c"deny")?;
+                write_file(c"/proc/self/uid_map", &self.uid)?;
+                write_file(c"/proc/self/gid_map", &self.gid)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// # Safety
+    /// System calls only; `path` and `text` are NUL-terminated.
+    unsafe fn write_file(path: &std::ffi::CStr, text: &std::ffi::CStr) -> io::Result<()> {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        check(fd)?;
+        let bytes = text.to_bytes();
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        libc::close(fd);
+        if written as usize == bytes.len() {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
     }
 
     fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> {
@@ -243,78 +672,266 @@ mod imp {
             rlim_max: value,
         };
         // SAFETY: setrlimit reads the struct we pass and changes only this process's limits.
-        if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        check(unsafe { libc::setrlimit(resource, &limit) })
     }
 
-    const MIB: u64 = 1 << 20;
+    /// Ends this process as `status` (from waitpid) ended its child. Never returns.
+    ///
+    /// # Safety
+    /// System calls only.
+    unsafe fn end_as(status: libc::c_int) -> ! {
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            libc::kill(libc::getpid(), signal);
+            libc::_exit(128 + signal);
+        }
+        libc::_exit(libc::WEXITSTATUS(status))
+    }
+
+    /// In the process `Command` started: forks the program's process into the new PID
+    /// namespace, and waits for it, ending as it ends. Returns in the program's process only.
+    ///
+    /// # Safety
+    /// System calls only.
+    unsafe fn fork_into_namespace() -> io::Result<()> {
+        let pid = libc::fork();
+        check(pid)?;
+        if pid > 0 {
+            // Our copies of the pipes (the one `Command` reads exec errors from included)
+            // must not keep them open after the program ends or execs.
+            if libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) < 0 {
+                for fd in 0..1024 {
+                    libc::close(fd);
+                }
+            }
+            let mut status = 0;
+            loop {
+                if libc::waitpid(pid, &mut status, 0) == pid {
+                    end_as(status);
+                }
+                if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                    libc::_exit(125);
+                }
+            }
+        }
+        // The program, PID 1 of its namespace: it and everything it started end with the
+        // process that waits for it (which `Command`'s caller kills).
+        check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
+        Ok(())
+    }
+
+    /// Drops root's rights for `nobody`'s, or does nothing when not root. System calls only.
+    fn drop_root(as_root: bool) -> io::Result<()> {
+        if as_root {
+            // SAFETY: credential calls on this process.
+            unsafe {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setresgid(NOBODY, NOBODY, NOBODY))?;
+                check(libc::setresuid(NOBODY, NOBODY, NOBODY))?;
+            }
+        }
+        // SAFETY: sets a flag of this process.
+        check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) })
+    }
+
+    /// Landlock's network and scope rules, in depth where the kernel has them.
+    fn landlock_rules() -> Option<RulesetCreated> {
+        Ruleset::default()
+            .handle_access(AccessNet::from_all(ABI::V6))
+            .ok()?
+            .scope(Scope::from_all(ABI::V6))
+            .ok()?
+            .create()
+            .ok()
+    }
+
+    pub fn available() -> Result<(), String> {
+        let maps = Maps::of_this_user().map_err(|e| e.to_string())?;
+        let as_root = is_root();
+        let mut probe = Command::new("/");
+        // SAFETY: the closure makes only system calls and never returns into the child.
+        unsafe {
+            probe.pre_exec(move || {
+                if as_root {
+                    check(libc::unshare(NAMESPACES))?;
+                } else {
+                    maps.unshare(NAMESPACES)?;
+                }
+                let pid = libc::fork();
+                check(pid)?;
+                if pid == 0 {
+                    let step = if libc::mount(
+                        std::ptr::null(),
+                        c"/".as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REC | libc::MS_PRIVATE,
+                        std::ptr::null(),
+                    ) < 0
+                    {
+                        1
+                    } else if libc::mount(
+                        c"proc".as_ptr(),
+                        c"/proc".as_ptr(),
+                        c"proc".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        std::ptr::null(),
+                    ) < 0
+                    {
+                        2
+                    } else {
+                        0
+                    };
+                    libc::_exit(step);
+                }
+                let mut status = 0;
+                libc::waitpid(pid, &mut status, 0);
+                libc::_exit(if libc::WIFEXITED(status) {
+                    libc::WEXITSTATUS(status)
+                } else {
+                    3
+                });
+            });
+        }
+        let why = match probe.status() {
+            Ok(status) if status.success() => return Ok(()),
+            Ok(status) => match status.code() {
+                Some(1) => "cannot make a private mount view".to_string(),
+                Some(2) => "cannot mount a /proc of its own in a new PID namespace".to_string(),
+                _ => format!("the probe ended with {status}"),
+            },
+            Err(e) => format!(
+                "cannot make the namespaces a sandboxed program needs (mount, PID, network{}): {e}",
+                if as_root { "" } else { ", user" }
+            ),
+        };
+        Err(format!("this kernel cannot give the sandbox: {why}"))
+    }
+
+    pub fn prepare(sandbox: &Sandbox) -> Result<(), String> {
+        let fail = |what: &Path, e: io::Error| format!("cannot prepare {}: {e}", what.display());
+        std::fs::create_dir_all(sandbox.scratch.join("tmp"))
+            .map_err(|e| fail(&sandbox.scratch, e))?;
+        let point = sandbox.mount_point();
+        match std::fs::symlink_metadata(&point) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(format!("{} is not a folder", point.display())),
+            Err(_) => std::fs::create_dir(&point).map_err(|e| fail(&point, e))?,
+        }
+        if is_root() {
+            hand_over(&sandbox.scratch).map_err(|e| fail(&sandbox.scratch, e))?;
+        }
+        Ok(())
+    }
+
+    /// Gives `nobody` every file under `dir` (links themselves, not what they point at).
+    fn hand_over(dir: &Path) -> io::Result<()> {
+        std::os::unix::fs::lchown(dir, Some(NOBODY), Some(NOBODY))?;
+        if std::fs::symlink_metadata(dir)?.is_dir() {
+            for entry in std::fs::read_dir(dir)? {
+                hand_over(&entry?.path())?;
+            }
+        }
+        Ok(())
+    }
 
     pub fn enter(sandbox: &Sandbox) -> Result<String, String> {
-        let mut said = Vec::new();
-        // A namespace of our own with no network device but a loopback that is down. It
-        // must come first: unshare(CLONE_NEWUSER) refuses a process with threads.
-        // SAFETY: unshare changes only this (single-threaded) process's namespaces.
-        if unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) } == 0 {
-            said.push("no network (own network namespace)".to_string());
+        let fail = |e: io::Error| format!("cannot enter the sandbox: {e}");
+        let view = plan(sandbox, Purpose::Grader, false).map_err(fail)?;
+        let as_root = is_root();
+        if as_root {
+            // SAFETY: unshare changes only this (single-threaded) process's namespaces.
+            check(unsafe { libc::unshare(libc::CLONE_NEWNS) }).map_err(fail)?;
         } else {
-            said.push(format!(
-                "no network namespace ({}): TCP only is refused, by Landlock",
-                io::Error::last_os_error()
-            ));
+            Maps::of_this_user()
+                .and_then(|maps| maps.unshare(libc::CLONE_NEWNS))
+                .map_err(fail)?;
         }
+        view.apply().map_err(fail)?;
         super::become_subreaper();
         let limits = sandbox.limits;
         set_limit(libc::RLIMIT_CORE, 0)
             .and_then(|()| set_limit(libc::RLIMIT_FSIZE, limits.file_mib * MIB))
             .and_then(|()| set_limit(libc::RLIMIT_AS, limits.build_memory_mib * MIB))
             .map_err(|e| format!("cannot set the resource limits: {e}"))?;
-        let status = ruleset(sandbox)?
-            .restrict_self()
-            .map_err(|e| format!("cannot enter the sandbox: {e}"))?;
-        match status.ruleset {
-            RulesetStatus::FullyEnforced => said.push("Landlock fully enforced".into()),
-            RulesetStatus::PartiallyEnforced => said.push(format!(
-                "Landlock enforced as far as the kernel knows ({}; TCP rules need ABI 4, \
-                 scopes ABI 6, UNIX socket paths ABI 9)",
-                landlock_words(&status.landlock)
-            )),
-            RulesetStatus::NotEnforced => {
-                return Err("this kernel does not enforce Landlock".into());
-            }
-        }
-        Ok(said.join("; "))
+        let who = if as_root {
+            format!("as nobody (uid {NOBODY})")
+        } else {
+            // SAFETY: reads this process's credentials.
+            format!("as uid {} in a user namespace", unsafe { libc::geteuid() })
+        };
+        Ok(format!(
+            "each build, harness and engine in a mount view of its own (its copy, the \
+             toolchain, system libraries) and its own PID, network and IPC namespaces, {who}; \
+             {}",
+            landlock_words()
+        ))
     }
 
-    /// What the kernel offers of Landlock, in words: `kernel ABI 7` (`kernel ABI 10, used as
-    /// 9` where the kernel is newer than the crate).
-    fn landlock_words(status: &landlock::LandlockStatus) -> String {
-        match status {
-            landlock::LandlockStatus::NotEnabled => "Landlock not enabled in this kernel".into(),
-            landlock::LandlockStatus::NotImplemented => "no Landlock in this kernel".into(),
-            landlock::LandlockStatus::Available {
-                effective_abi,
-                kernel_abi: Some(kernel),
-            } => format!("kernel ABI {kernel}, used as {effective_abi}"),
-            landlock::LandlockStatus::Available { effective_abi, .. } => {
-                format!("kernel ABI {effective_abi}")
-            }
+    /// What Landlock adds, in words.
+    fn landlock_words() -> String {
+        let Some(rules) = landlock_rules() else {
+            return "no Landlock".into();
+        };
+        // Measured in a child, so that this process stays free to make views.
+        let mut probe = Command::new("/");
+        let mut rules = Some(rules);
+        // SAFETY: the closure makes only system calls and never returns into the child.
+        unsafe {
+            probe.pre_exec(move || {
+                let code = match rules.take().map(|r| r.restrict_self()) {
+                    Some(Ok(status)) => match status.ruleset {
+                        RulesetStatus::FullyEnforced => 0,
+                        RulesetStatus::PartiallyEnforced => 1,
+                        RulesetStatus::NotEnforced => 2,
+                    },
+                    _ => 3,
+                };
+                libc::_exit(code)
+            });
+        }
+        match probe.status().map(|s| s.code()) {
+            Ok(Some(0)) => "Landlock: no TCP, no signals or abstract sockets outside".into(),
+            Ok(Some(1)) => "Landlock in part (the kernel's ABI is older than 6)".into(),
+            _ => "no Landlock in this kernel".into(),
         }
     }
 
-    pub fn confine(sandbox: &Sandbox, command: &mut Command) -> Result<(), String> {
+    pub fn confine(
+        sandbox: &Sandbox,
+        command: &mut Command,
+        purpose: Purpose,
+    ) -> Result<(), String> {
         // Built here, where allocating is safe; only system calls run in the child.
-        let mut nested = Some(ruleset(sandbox)?);
-        let memory = sandbox.limits.memory_mib * MIB;
+        let fail = |e: io::Error| format!("cannot prepare the sandbox: {e}");
+        let view = plan(sandbox, purpose, true).map_err(fail)?;
+        let maps = Maps::of_this_user().map_err(fail)?;
+        let as_root = is_root();
+        let mut rules = landlock_rules();
+        let limits = sandbox.limits;
+        let memory = match purpose {
+            Purpose::Run => limits.memory_mib,
+            Purpose::Build | Purpose::Grader => limits.build_memory_mib,
+        } * MIB;
+        let file = limits.file_mib * MIB;
         // SAFETY: between fork and exec the closure makes only system calls (setrlimit,
-        // landlock_restrict_self, prctl) and allocates nothing on success.
+        // unshare, fork, waitpid, mount, setresuid, prctl, landlock_restrict_self) and
+        // allocates nothing on success.
         unsafe {
             command.pre_exec(move || {
+                set_limit(libc::RLIMIT_CORE, 0)?;
+                set_limit(libc::RLIMIT_FSIZE, file)?;
                 set_limit(libc::RLIMIT_AS, memory)?;
-                if let Some(ruleset) = nested.take() {
-                    ruleset
+                if as_root {
+                    check(libc::unshare(NAMESPACES))?;
+                } else {
+                    maps.unshare(NAMESPACES)?;
+                }
+                fork_into_namespace()?;
+                view.apply()?;
+                drop_root(as_root)?;
+                if let Some(rules) = rules.take() {
+                    rules
                         .restrict_self()
                         .map_err(|_| io::Error::from(io::ErrorKind::PermissionDenied))?;
                 }
@@ -358,12 +975,17 @@ mod imp {
 mod imp {
     use std::process::Command;
 
-    use super::Sandbox;
+    use super::{Purpose, Sandbox};
 
-    const WHY: &str = "the grading sandbox needs Linux (Landlock); grade in a Linux container \
-                       or VM, or pass --no-sandbox to run student code with your own rights";
+    const WHY: &str = "the grading sandbox needs Linux (its namespaces); grade in a Linux \
+                       container or VM, or pass --no-sandbox to run student code with your own \
+                       rights";
 
     pub fn available() -> Result<(), String> {
+        Err(WHY.into())
+    }
+
+    pub fn prepare(_: &Sandbox) -> Result<(), String> {
         Err(WHY.into())
     }
 
@@ -371,7 +993,7 @@ mod imp {
         Err(WHY.into())
     }
 
-    pub fn confine(_: &Sandbox, _: &mut Command) -> Result<(), String> {
+    pub fn confine(_: &Sandbox, _: &mut Command, _: Purpose) -> Result<(), String> {
         Err(WHY.into())
     }
 

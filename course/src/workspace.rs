@@ -197,12 +197,20 @@ pub fn harness_exe(dir: &Path) -> PathBuf {
 /// messages.
 pub fn build(dir: &Path) -> Result<(), String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    build_with(dir, cargo.as_ref())
+    build_with(dir, cargo.as_ref(), None)
 }
 
-/// [`build`] with this `cargo` program.
-pub fn build_with(dir: &Path, cargo: &std::ffi::OsStr) -> Result<(), String> {
-    let output = Command::new(cargo)
+/// [`build`] with this `cargo` program, in `sandbox` when grading.
+pub fn build_with(
+    dir: &Path,
+    cargo: &std::ffi::OsStr,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+) -> Result<(), String> {
+    let mut command = Command::new(cargo);
+    if let Some(sandbox) = sandbox {
+        sandbox.confine_build(&mut command)?;
+    }
+    let output = command
         .args([
             "build",
             "--quiet",

@@ -33,8 +33,11 @@ fn course(args: &[&str], dir: &Path, tmp: &Path) -> Output {
         .expect("course runs")
 }
 
-/// Every file under `dir` with its contents, but those under `skip`.
+/// Every file and folder under `dir` with its contents, mode and change time (which a
+/// `chmod`, `utimes`, `setxattr`, a new hard link or a write all move), but those under
+/// `skip`.
 fn snapshot(dir: &Path, skip: &[PathBuf], into: &mut BTreeMap<PathBuf, Vec<u8>>) {
+    use std::os::unix::fs::MetadataExt;
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -43,11 +46,21 @@ fn snapshot(dir: &Path, skip: &[PathBuf], into: &mut BTreeMap<PathBuf, Vec<u8>>)
         if skip.iter().any(|s| path.starts_with(s)) {
             continue;
         }
-        if path.is_dir() {
+        let meta = fs::symlink_metadata(&path).expect("listed");
+        let mut state = format!(
+            "mode {:o}, changed {}.{:09}, {} links\n",
+            meta.mode(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.nlink()
+        )
+        .into_bytes();
+        if meta.is_dir() {
             snapshot(&path, skip, into);
         } else {
-            into.insert(path.clone(), fs::read(&path).unwrap_or_default());
+            state.extend(fs::read(&path).unwrap_or_default());
         }
+        into.insert(path, state);
     }
 }
 
@@ -126,6 +139,78 @@ fn payload() {{
     )
 }
 
+/// The attacks on other processes, on metadata outside the copy, through sockets and
+/// through other programs, each failing the lab if it gets through. `ROOT` is the test's
+/// folder, `ABSTRACT` the name of an abstract UNIX socket the test listens on.
+const PROCESS_PAYLOAD: &str = r#"
+static ONCE: std::sync::Once = std::sync::Once::new();
+fn escaped(what: &str) -> ! { panic!("ESCAPED: {what}") }
+unsafe extern "C" {
+    fn kill(pid: i32, signal: i32) -> i32;
+    fn prlimit(pid: i32, resource: i32, new: *const u64, old: *mut u64) -> i32;
+    fn setpriority(which: i32, who: u32, priority: i32) -> i32;
+    fn getuid() -> u32;
+    fn chmod(path: *const std::ffi::c_char, mode: u32) -> i32;
+    fn utimes(path: *const std::ffi::c_char, times: *const i64) -> i32;
+    fn setxattr(path: *const std::ffi::c_char, name: *const std::ffi::c_char, value: *const u8, size: usize, flags: i32) -> i32;
+    fn link(old: *const std::ffi::c_char, new: *const std::ffi::c_char) -> i32;
+    fn socket(domain: i32, kind: i32, protocol: i32) -> i32;
+}
+fn payload() {
+    ONCE.call_once(|| unsafe {
+        use std::process::{Command, Stdio};
+        // Any process but its own threads that it can name: the grader, a classmate.
+        let own: Vec<i32> = std::fs::read_dir("/proc/self/task")
+            .map(|d| d.flatten().filter_map(|e| e.file_name().to_str()?.parse().ok()).collect())
+            .unwrap_or_default();
+        let max: i32 = std::fs::read_to_string("/proc/sys/kernel/pid_max").ok()
+            .and_then(|s| s.trim().parse().ok()).unwrap_or(1 << 22).min(1 << 22);
+        let mut limits = [0u64; 2];
+        for pid in 1..=max {
+            if own.contains(&pid) { continue; }
+            if kill(pid, 0) == 0 { escaped(&format!("could signal process {pid}")); }
+            if prlimit(pid, 1, std::ptr::null(), limits.as_mut_ptr()) == 0 {
+                escaped(&format!("could prlimit process {pid}"));
+            }
+        }
+        // Lowers the priority of every process of its user that it can reach: its own only.
+        setpriority(2, getuid(), 19);
+        let c = |p: &str| std::ffi::CString::new(p).unwrap();
+        for target in ["ROOT/secret.txt", "ROOT/tool", "ROOT/subs/alice/src/lab01_bitboards.rs"] {
+            let path = c(target);
+            if chmod(path.as_ptr(), 0o4777) == 0 { escaped(&format!("chmod {target}")); }
+            if utimes(path.as_ptr(), [0i64; 4].as_ptr()) == 0 { escaped(&format!("utimes {target}")); }
+            if setxattr(path.as_ptr(), c("user.pinmask").as_ptr(), b"x".as_ptr(), 1, 0) == 0 {
+                escaped(&format!("setxattr {target}"));
+            }
+            if link(path.as_ptr(), c("stolen.rs").as_ptr()) == 0 { escaped(&format!("hard-linked {target}")); }
+        }
+        if std::os::unix::net::UnixStream::connect("ROOT/grader.sock").is_ok() {
+            escaped("connected to a UNIX socket file outside its copy");
+        }
+        {
+            use std::os::linux::net::SocketAddrExt;
+            let name = std::os::unix::net::SocketAddr::from_abstract_name("ABSTRACT").unwrap();
+            if std::os::unix::net::UnixStream::connect_addr(&name).is_ok() {
+                escaped("connected to the grader's abstract UNIX socket");
+            }
+        }
+        if std::net::UdpSocket::bind("127.0.0.1:0").and_then(|u| u.send_to(b"x", "127.0.0.1:9")).is_ok() {
+            escaped("sent a UDP datagram");
+        }
+        if socket(2, 3, 1) >= 0 { escaped("opened a raw socket"); }
+        for program in ["stockfish", "/usr/games/stockfish", "/usr/games/toga2", "sh", "/bin/sh", "python3"] {
+            let started = Command::new(program).stdin(Stdio::null()).stdout(Stdio::null())
+                .stderr(Stdio::null()).spawn();
+            if let Ok(mut child) = started {
+                let _ = child.kill();
+                escaped(&format!("ran {program}"));
+            }
+        }
+    });
+}
+"#;
+
 /// The two gradings here run one after the other: lab 12's deadlines are
 /// wall-clock ones, and a second class graded beside the hostile one on two
 /// cores would take the time they measure.
@@ -152,6 +237,8 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
         ("frank", true),
         ("grace", true),
         ("heidi", true),
+        ("ivan", true),
+        ("judy", true),
     ];
     for (name, solutions) in students {
         let mut args = vec!["init", name];
@@ -193,6 +280,33 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
         )
     });
 
+    // ivan: every attack on processes, metadata, sockets and other programs, from lab 1.
+    let abstract_name = format!("pinmask-grade-class-{}", std::process::id());
+    let payload = PROCESS_PAYLOAD
+        .replace("ROOT", &root.display().to_string())
+        .replace("ABSTRACT", &abstract_name);
+    edit("ivan/src/lab01_bitboards.rs", &|s| {
+        call_first(&s, "popcount", "payload()") + &payload
+    });
+    // What ivan aims at: a root-owned program (when the test runs as root) and two sockets.
+    fs::write(root.join("tool"), "#!/bin/sh\n").expect("writable");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(root.join("tool"), fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let socket_file =
+        std::os::unix::net::UnixListener::bind(root.join("grader.sock")).expect("a socket file");
+    let abstract_socket = {
+        use std::os::linux::net::SocketAddrExt;
+        let name = std::os::unix::net::SocketAddr::from_abstract_name(&abstract_name)
+            .expect("an abstract name");
+        std::os::unix::net::UnixListener::bind_addr(&name).expect("an abstract socket")
+    };
+    // judy: a byte that is not UTF-8 in a comment of lab 2.
+    let mut bytes = fs::read(subs.join("judy/src/lab02_pawns.rs")).expect("readable");
+    bytes.extend(b"\n// caf\xe9 au lait\n");
+    fs::write(subs.join("judy/src/lab02_pawns.rs"), bytes).expect("writable");
+
     // heidi: one of lab 4's planted bugs, an honest mistake.
     let first = course::labs::get(4).expect("lab 4").files().bugs[0];
     let rays = course_key::lab(4).expect("lab 4's key");
@@ -204,7 +318,12 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     let bug = rays.bug_source(planted).expect("the bug applies");
     fs::write(subs.join("heidi/src/lab04_rays.rs"), bug).expect("writable");
 
-    let hostile = [subs.join("eve"), subs.join("frank"), subs.join("grace")];
+    let hostile = [
+        subs.join("eve"),
+        subs.join("frank"),
+        subs.join("grace"),
+        subs.join("ivan"),
+    ];
     let mut skip = hostile.to_vec();
     skip.extend([
         tmp.clone(),
@@ -297,6 +416,23 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     frank[2] = "BUILD FAILED";
     assert_eq!(labs("frank"), frank, "{csv}");
     assert!(rows["frank"][15].contains("lab03_leapers.rs"), "{csv}");
+    // ivan: no attack got through, so his (correct) labs pass; nobody connected.
+    assert_eq!(labs("ivan"), pass_all, "{csv}");
+    for listener in [&socket_file, &abstract_socket] {
+        listener.set_nonblocking(true).expect("nonblocking");
+        assert!(
+            listener.accept().is_err(),
+            "a student connected to the grader's socket"
+        );
+    }
+    // judy: her lab 2 is not UTF-8, which costs lab 2 only, and says so.
+    let mut judy = pass_all.clone();
+    judy[1] = "BUILD FAILED";
+    assert_eq!(labs("judy"), judy, "{csv}");
+    assert!(
+        rows["judy"][15].contains("lab 02: src/lab02_pawns.rs: not UTF-8 text"),
+        "{csv}"
+    );
     // grace: a clear verdict for the memory bomb.
     assert_eq!(labs("grace")[0], "FAIL", "{csv}");
     assert!(
@@ -350,6 +486,7 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     let open = root.join("unsandboxed");
     fs::create_dir_all(&open).expect("writable");
     fs::rename(subs.join("eve"), open.join("eve")).expect("movable");
+    fs::rename(subs.join("ivan"), open.join("ivan")).expect("movable");
     let out = course(
         &[
             "grade",
@@ -366,10 +503,16 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     assert!(out.status.success(), "{}", text(&out));
     let csv = fs::read_to_string(root.join("open.csv")).expect("the CSV");
     assert!(csv.starts_with("# graded with --no-sandbox"), "{csv}");
-    assert!(
-        csv.contains("eve,FAIL,0,,") && csv.contains("ESCAPED"),
-        "{csv}"
-    );
+    for name in ["eve", "ivan"] {
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{name},")))
+            .unwrap_or_else(|| panic!("{name} graded: {csv}"));
+        assert!(
+            row.starts_with(&format!("{name},FAIL,0,,")) && row.contains("ESCAPED"),
+            "{csv}"
+        );
+    }
     let left = processes_with(MARK);
     assert!(left.is_empty(), "processes outlived grading: {left:?}");
 }

@@ -275,13 +275,15 @@ fn confine(engines: &mut [EngineSpec]) -> Result<Confined, String> {
         let scratch = confined.0.join(format!("{i:02}"));
         std::fs::create_dir_all(scratch.join("tmp"))
             .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
-        engine.sandbox = Some(crate::sandbox::Sandbox {
+        let sandbox = crate::sandbox::Sandbox {
             scratch,
             toolchain: program
                 .parent()
                 .map_or_else(|| PathBuf::from("/nonexistent"), Path::to_path_buf),
-            limits: crate::sandbox::Limits::default(),
-        });
+            limits: crate::sandbox::SandboxLimits::default(),
+        };
+        sandbox.prepare()?;
+        engine.sandbox = Some(sandbox);
     }
     Ok(confined)
 }
