@@ -3,12 +3,12 @@
 //! forfeit.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use movegen::{Color, Game, Outcome, Position};
 
-use super::clock::{decimal_seconds, Clock, TimeControl};
 use super::engine::{Engine, NoAnswer};
+use super::{decimal_seconds, Clock, TimeControl};
 
 /// The settings a game is played under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +152,8 @@ pub fn play(white: &mut Engine, black: &mut Engine, start: Position, rules: &Rul
         }
     }
     let mut game = Game::new(start);
-    let mut clocks = [Clock::new(&rules.tc); 2];
+    // The clock never runs here: each move is charged the time `think` measured.
+    let mut clock = Clock::new(rules.tc);
     let mut times = Vec::new();
     let ending = loop {
         if let Some(outcome) = game.outcome() {
@@ -164,15 +165,15 @@ pub fn play(white: &mut Engine, black: &mut Engine, start: Position, rules: &Rul
             }
         }
         let side = game.position().side_to_move();
-        let allowed = clocks[side.index()].left() + rules.margin;
-        let go = go_command(&clocks, side, &rules.tc);
+        let allowed = clock.left(side, Instant::now()) + rules.margin;
+        let go = go_command(&clock, side);
         let fault = match engines[side.index()].think(&position_command(&game), &go, allowed) {
             Ok((_, used)) if used > allowed => Fault::Time(allowed),
             Ok((words, used)) => {
                 let text = words.split_whitespace().next().unwrap_or("");
                 match game.play_uci(text) {
                     Ok(_) => {
-                        clocks[side.index()].punch(&rules.tc, used);
+                        clock.charge(side, used);
                         times.push(used);
                         continue;
                     }
@@ -209,15 +210,16 @@ pub fn position_command(game: &Game) -> String {
 }
 
 /// `go wtime W btime B winc I binc I [movestogo N]` in milliseconds.
-fn go_command(clocks: &[Clock; 2], side: Color, tc: &TimeControl) -> String {
+fn go_command(clock: &Clock, side: Color) -> String {
+    let now = Instant::now();
     let ms = |d: Duration| d.as_millis();
-    let inc = ms(tc.increment);
+    let inc = ms(clock.time_control().increment);
     let mut line = format!(
         "go wtime {} btime {} winc {inc} binc {inc}",
-        ms(clocks[0].left()),
-        ms(clocks[1].left())
+        ms(clock.left(Color::White, now)),
+        ms(clock.left(Color::Black, now))
     );
-    if let Some(n) = clocks[side.index()].moves_to_go(tc) {
+    if let Some(n) = clock.moves_to_go(side) {
         line.push_str(&format!(" movestogo {n}"));
     }
     line
@@ -332,9 +334,8 @@ mod tests {
             position_command(&played.game),
             "position startpos moves e2e4 e7e5"
         );
-        let clocks = [Clock::new(&r.tc); 2];
         assert_eq!(
-            go_command(&clocks, Color::White, &r.tc),
+            go_command(&Clock::new(r.tc), Color::White),
             "go wtime 10000 btime 10000 winc 100 binc 100 movestogo 40"
         );
         let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";

@@ -9,10 +9,10 @@
 //! limit, or by a forfeit: no `bestmove` in time, an illegal or malformed one, or an engine
 //! that stopped.
 
-mod clock;
 mod engine;
 mod game;
 
-pub use clock::{decimal_seconds, Clock, TimeControl, TimeControlError};
+// The clock and time controls are the referee crate's, shared with the board page.
+pub use ::referee::{decimal_seconds, Clock, TimeControl, TimeControlError};
 pub use engine::{resolve, Engine, EngineSpec, NoAnswer, StartError, ANSWER_TIMEOUT};
 pub use game::{play, position_command, Ending, Fault, Played, Rules};

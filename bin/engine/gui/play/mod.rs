@@ -11,7 +11,6 @@
 //! pushed (Server-Sent Events, `GET /api/play/events`), so a restarted
 //! server resumes every game.
 
-mod clock;
 mod pgn;
 mod pool;
 mod seat;

@@ -2,14 +2,15 @@
 //! it, and the events pushed to its pages. Every change goes through here;
 //! [`super::Play`] saves the seat and pushes its state after each one.
 
+use super::pgn;
 use super::pool::{Done, Job, Pool, Ticket};
 use super::session::{self, End, Reason, Session, Setup, Strength};
 use super::store::Saved;
-use super::{clock::Clock, pgn};
 use crate::gui::api;
 use crate::gui::events::Pushed;
 use crate::gui::http::Reply;
 use movegen::{CastlingMode, Color, Position};
+use referee::{Clock, TimeControl};
 use serde_json::{json, Value};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, UNIX_EPOCH};
@@ -50,6 +51,16 @@ fn color_from(name: &str) -> Option<Color> {
         "white" => Some(Color::White),
         "black" => Some(Color::Black),
         _ => None,
+    }
+}
+
+/// The moves White and Black completed in `plies` half-moves from a position
+/// with `first` to move (what a resumed clock counts its periods from).
+fn moves_by_side(first: Color, plies: usize) -> [u32; 2] {
+    let (first_moves, second_moves) = (plies.div_ceil(2) as u32, (plies / 2) as u32);
+    match first {
+        Color::White => [first_moves, second_moves],
+        Color::Black => [second_moves, first_moves],
     }
 }
 
@@ -130,11 +141,12 @@ impl Seat {
             strength,
             clock: clock_setup,
         };
+        let moves: Vec<&str> = saved.moves.split_whitespace().collect();
         let clock = match (clock_setup, saved.left) {
             (Some((base, inc)), Some((w, b))) => Some(Clock::resume(
-                base,
-                inc,
+                TimeControl::new(base, inc),
                 [Duration::from_millis(w), Duration::from_millis(b)],
+                moves_by_side(start.side_to_move(), moves.len()),
                 saved.running.as_deref().and_then(color_from),
                 now,
             )),
@@ -149,7 +161,6 @@ impl Seat {
             None => None,
         };
         let started = UNIX_EPOCH + Duration::from_millis(saved.started_ms.max(0) as u64);
-        let moves: Vec<&str> = saved.moves.split_whitespace().collect();
         let session = Session::restore(setup, &moves, clock, end, started)?;
         let mut seat = Seat::new(
             saved.session.as_str().into(),
@@ -363,8 +374,8 @@ impl Seat {
                 "white_ms": ms(c.left(Color::White, now)),
                 "black_ms": ms(c.left(Color::Black, now)),
                 "running": c.running().map(color_name),
-                "base_ms": ms(c.base),
-                "inc_ms": ms(c.inc),
+                "base_ms": ms(c.time_control().base),
+                "inc_ms": ms(c.time_control().increment),
             })
         });
         let end = s.end.map(|e| {

@@ -5,8 +5,8 @@
 //! this file only adds what a game at a board has on top: a clock whose flag
 //! can fall, resignation, taking moves back, and the engine's limits.
 
-use super::clock::Clock;
 use movegen::{Color, Game, Move, Outcome, Piece, Position};
+use referee::{Clock, TimeControl};
 use search::Limits;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -188,7 +188,7 @@ impl Session {
     /// A new game; the side to move's clock starts at `now`.
     pub fn new(setup: Setup, now: Instant) -> Session {
         let clock = setup.clock.map(|(base, inc)| {
-            let mut clock = Clock::new(base, inc);
+            let mut clock = Clock::new(TimeControl::new(base, inc));
             clock.start(setup.start.side_to_move(), now);
             clock
         });
@@ -343,7 +343,7 @@ impl Session {
             (Some(clock), Strength::Full | Strength::Elo(_)) => {
                 for color in Color::ALL {
                     limits.time[color.index()] = Some(clock.left(color, now));
-                    limits.inc[color.index()] = Some(clock.inc);
+                    limits.inc[color.index()] = Some(clock.time_control().increment);
                 }
             }
             (Some(clock), Strength::MoveTime(t)) => {
