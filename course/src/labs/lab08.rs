@@ -3,7 +3,7 @@
 
 use movegen::{Bitboard, Color, MoveKind, Piece, Position, Square};
 
-use crate::checker::{check_cases, fail, fen_to_arg, LabFiles, LabRecord, Verdict};
+use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_move_lists;
 use crate::labs::positions::{self, names, oracle_moves, pos_of, square};
 use crate::student::Student;
@@ -19,6 +19,7 @@ static FILES: LabFiles = crate::lab_files!(
         "ep-checker-stays.bug",
         "promotion-push-only.bug",
         "castle-path-skips-b1.bug",
+        "castle-without-rook.bug",
     ]
 );
 
@@ -38,6 +39,9 @@ const HINT_CASTLE_B1: &str =
 const HINT_CASTLE_RIGHTS: &str = "castling needs its right (1 = white king side, 2 = white queen \
      side, 4 = black king side, 8 = black queen side), the king and rook on their squares, an \
      empty path and safe king squares; write it as the king's two-square step (e1g1).";
+const HINT_CASTLE_ROOK: &str = "a castling right is not a rook: the right stays in a FEN (or a \
+     GUI's position) after the rook is gone, so check that the rook of that side is on its \
+     corner (h1 for e1g1, a1 for e1c1, h8 and a8 for Black), as well as the right.";
 const HINT_EP_RANK: &str =
     "en passant takes two pawns off one rank at once: with both gone, a rook \
      or queen on that rank may see the king, a pin the pin masks cannot show. Play the capture \
@@ -138,6 +142,57 @@ fn differences(expected: &[String], got: &[String]) -> (Vec<String>, Vec<String>
     (missing, extra)
 }
 
+/// Castling fields that name a right whose rook is not on its corner (captured, or a FEN
+/// written by hand), with the same position and only the rights that still hold: what
+/// movegen, which refuses the stale right, is asked.
+const STALE_RIGHTS: &[(&str, &str)] = &[
+    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+    ("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+    ("r3k3/8/8/8/8/8/8/4K3 b kq - 0 1", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"),
+    ("4k2r/8/8/8/8/8/8/4K3 b kq - 0 1", "4k2r/8/8/8/8/8/8/4K3 b k - 0 1"),
+    // The rook's corner taken by another piece: a knight on h1.
+    ("4k3/8/8/8/8/8/8/4K2N w K - 0 1", "4k3/8/8/8/8/8/8/4K2N w - - 0 1"),
+];
+
+/// Castling with a right in the castling field but no rook on its corner: none.
+fn check_stale_rights(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+    for (stale, valid) in STALE_RIGHTS {
+        let got = names(&s.ask(LAB, "castling_moves", &[&fen_to_arg(stale)])?);
+        let expected = oracle_moves(&pos_of(valid), |m| m.kind() == MoveKind::Castle);
+        if let Err(d) = compare_move_lists("castling_moves(board)", stale, &expected, &got) {
+            let (_, extra) = differences(&expected, &got);
+            let corners: Vec<&str> = extra
+                .iter()
+                .map(|m| match &m[2..4] {
+                    "g1" => "h1",
+                    "c1" => "a1",
+                    "g8" => "h8",
+                    _ => "a8",
+                })
+                .collect();
+            let summary = if extra.is_empty() {
+                d.summary
+            } else {
+                format!(
+                    "{}: the castling field gives the right, but there is no rook on its corner \
+                     ({})",
+                    d.summary,
+                    corners.join(", ")
+                )
+            };
+            return Err(fail(
+                Diagnosis::new(summary)
+                    .with_fen(*stale)
+                    .with_body(d.body)
+                    .with_hint(HINT_CASTLE_ROOK),
+            ));
+        }
+        *checked += 1;
+    }
+    Ok(())
+}
+
 type Kind = fn(MoveKind) -> bool;
 
 fn check_list(
@@ -195,6 +250,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         castling_hint,
         &mut checked,
     )?;
+    check_stale_rights(s, &mut checked)?;
     check_list(
         s,
         "en_passant_moves",
