@@ -29,6 +29,8 @@ static FILES: LabFiles = crate::lab_files!(
         "fen-split-on-single-spaces.bug",
         "digit-zero-accepted.bug",
         "en-passant-key-by-rank.bug",
+        "four-fields-fullmove-zero.bug",
+        "en-passant-rank-either-side.bug",
     ]
 );
 
@@ -123,12 +125,54 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_distinct_keys(s, &pool, &mut checked)?;
     check_incremental(s, &cases, &mut checked)?;
     check_fen_spacing(s, &pool, &mut checked)?;
+    check_four_fields(s, &pool, &mut checked)?;
     Ok(checked)
 }
 
 const HINT_SPACING: &str = "split the FEN into its fields with split_whitespace(), not split(' '): \
      split(' ') makes an empty field of every second space in a row and of a space at the end, \
      and a GUI may send either (or end the line with a newline).";
+
+const HINT_FOUR_FIELDS: &str = "a FEN may stop after the en-passant field: the two counters left \
+     out are the halfmove clock 0 and the fullmove number 1 (a game starts at move 1, not 0).";
+
+/// `parse_fen` reads a FEN of four fields as the same FEN with the counters `0 1`.
+fn check_four_fields(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+    for fen in pool.iter().take(8) {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let four = fields[..4].join(" ");
+        let arg = fen_to_arg(&four);
+        let answer = s.ask(LAB, "parse_fen", &[&arg])?;
+        let call = call_text("parse_fen", &[&arg]);
+        let expected =
+            Expect::from_fen(&format!("{four} 0 1")).expect("the pool's FENs are valid");
+        let got = answer.strip_prefix("board ").and_then(Expect::from_dump);
+        let Some(got) = got else {
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "{call} answered `{answer}`: a FEN of four fields is valid, its counters \
+                     are 0 and 1"
+                ))
+                .with_fen(four.clone())
+                .with_hint(HINT_FOUR_FIELDS),
+            ));
+        };
+        if got != expected {
+            let (parts, body) = differences(&expected, &got);
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "{call} is wrong for a FEN of four fields: {}",
+                    parts.join("; ")
+                ))
+                .with_fen(four.clone())
+                .with_body(body)
+                .with_hint(HINT_FOUR_FIELDS),
+            ));
+        }
+        *checked += 1;
+    }
+    Ok(())
+}
 
 /// `parse_fen` reads a FEN with more spaces than one between its fields, or one at the end,
 /// as the same FEN.
@@ -684,6 +728,17 @@ fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
         (
             "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
             "en passant on e6 with no black pawn on e5",
+        ),
+        // The square and the pawn fit each other, but the pawn is the side to move's own.
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
+            "an en-passant square on the side to move's own side of the board: e3 with White \
+             to move (White's pawn on e4 did not just move, Black did)",
+        ),
+        (
+            "4k3/8/8/4p3/8/8/8/4K3 b - e6 0 1",
+            "an en-passant square on the side to move's own side of the board: e6 with Black \
+             to move (Black's pawn on e5 did not just move, White did)",
         ),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "seven fields"),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0", "five fields"),
