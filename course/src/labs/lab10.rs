@@ -19,6 +19,7 @@ static FILES: LabFiles = crate::lab_files!(
     [
         "depth-zero-counts-moves.bug",
         "divide-one-ply-too-deep.bug",
+        "divide-drops-empty-moves.bug",
         "child-not-used.bug",
         "counts-interior-nodes.bug",
     ]
@@ -47,6 +48,10 @@ const HINT_NO_MOVES: &str =
 const HINT_DIVIDE: &str =
     "divide(board, depth) lists each legal move with perft(play(board, mv), depth - 1): \
      the counts must add up to perft(board, depth).";
+const HINT_DIVIDE_EVERY_MOVE: &str =
+    "divide has one line per legal move of the root, also for a move with no leaf below it \
+     (a mate or a stalemate at depth 2): its count is 0, and a GUI or a diff against another \
+     engine's divide needs the line.";
 const HINT_CHILD: &str =
     "each move's subtree is counted from the position AFTER the move: recurse on \
      play(board, mv), with depth - 1.";
@@ -271,10 +276,29 @@ fn check_divide(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             2,
         ),
         ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
+        // Ra8 mates: a root move with no leaf below it, still one of divide's lines.
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 2),
     ] {
         let pos = Position::from_fen(fen).expect("valid");
         let got = ask_divide(s, fen, depth)?;
         let expected = reference_divide(&pos, depth);
+        let empty_missing: Vec<&str> = expected
+            .iter()
+            .filter(|(m, n)| *n == 0 && !got.iter().any(|(g, _)| g == m))
+            .map(|(m, _)| m.as_str())
+            .collect();
+        if !empty_missing.is_empty() {
+            return Err(fail(
+                Diagnosis::new(format!(
+                    "divide(\"{fen}\", {depth}) lacks the move {}, whose count is 0 (nothing \
+                     follows it: mate or stalemate); divide lists every legal move, with 0 too",
+                    empty_missing.join(" ")
+                ))
+                .with_fen(fen)
+                .with_body(divide_lines(&got, &expected))
+                .with_hint(HINT_DIVIDE_EVERY_MOVE),
+            ));
+        }
         if got != expected {
             let mut d = walk(s, fen, depth)?;
             d.summary = format!("divide(\"{fen}\", {depth}) is wrong. {}", d.summary);
@@ -547,6 +571,19 @@ fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, Verdict> {
         }
     }
     Ok(None)
+}
+
+/// Both divides, each line `move count`, the reference's first.
+fn divide_lines(got: &[(String, u64)], expected: &[(String, u64)]) -> String {
+    let lines = |d: &[(String, u64)]| {
+        d.iter()
+            .map(|(m, n)| format!("{m} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!("expected: {}
+yours:    {}
+", lines(expected), lines(got))
 }
 
 fn divide_table(got: &[(String, u64)], expected: &[(String, u64)]) -> String {
