@@ -27,6 +27,11 @@ static FILES: LabFiles = crate::lab_files!(
         "mate-distance-ignored.bug",
         "black-table-not-mirrored.bug",
         "ordering-at-root-only.bug",
+        "stalemate-scored-as-loss.bug",
+        "quiesce-same-ply.bug",
+        "quiesce-nodes-not-counted.bug",
+        "en-passant-ordered-quiet.bug",
+        "promotions-knight-first.bug",
     ]
 );
 
@@ -54,6 +59,12 @@ const HINT_ORDER: &str = "put captures first, the most valuable victim first (MV
      (value(victim), -value(attacker)), biggest first: one number such as \
      10 * value(victim) - value(attacker) lets the attacker overturn close victims (a knight is \
      320, a bishop 330: king takes knight would come before bishop takes bishop).";
+const HINT_ORDER_EN_PASSANT: &str = "en passant is a capture of a pawn: its victim is not on the \
+     target square (mv.to is the empty en-passant square), so look it up as a pawn when a pawn \
+     moves to board.en_passant, and order it with the captures.";
+const HINT_ORDER_PROMOTION: &str = "promotions that capture nothing come after the captures, the \
+     biggest new piece first: queen, rook, bishop, knight (order by the value of the piece \
+     promoted to, biggest first).";
 const HINT_NEGATE: &str = "in negamax the child searches with the window negated and swapped: \
      score = -alpha_beta(child, depth - 1, ply + 1, -beta, -alpha). The child's best is our worst.";
 const HINT_STAND_PAT: &str = "quiescence starts with \"stand pat\": the side to move may decline every \
@@ -68,6 +79,13 @@ const HINT_QUIESCE_CHECK: &str = "in check there is no standing pat: search ever
 const HINT_MATE: &str =
     "no legal move is checkmate when in check, -(MATE - ply), and stalemate (0) \
      otherwise; ply counts from the root so a quicker mate scores higher.";
+const HINT_STALEMATE: &str = "no legal move is a loss only in check: a stalemate (not in check) \
+     scores 0 wherever it is in the tree, so a winning side avoids it.";
+const HINT_QUIESCE_PLY: &str = "quiesce is a ply deeper for each capture too: pass ply + 1 to its \
+     children, as alpha_beta does, so that a mate found in quiescence scores -(MATE - ply) at its \
+     true distance from the root.";
+const HINT_NODES: &str = "count one node per call of alpha_beta and one per call of quiesce \
+     (`*nodes += 1` first thing in each), plus the root in search: quiesce counts its own call.";
 const HINT_ORDERING_EFFECT: &str =
     "alpha-beta cuts most when the best move is tried first: order the \
      moves (order_moves) before the loop, at every node, not only at the root.";
@@ -255,6 +273,11 @@ fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         })
         .collect();
     fens.insert(0, "4k3/8/2r1q3/3P4/8/8/8/4K3 w - - 0 1".to_string());
+    // En passant is a capture (of a pawn that is not on the target square), and promotions
+    // come queen first: positions where only these two rules decide.
+    fens.insert(1, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1".to_string());
+    fens.insert(2, "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1".to_string());
+    fens.insert(3, "4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1".to_string());
     for fen in fens {
         let pos = Position::from_fen(&fen).expect("valid");
         let arg = fen_to_arg(&fen);
@@ -278,16 +301,27 @@ fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         }
         let value = |name: &str| pos.parse_uci_move(name).ok().and_then(|m| victim(&pos, m));
         let promotion = |name: &str| name.len() == 5;
+        let en_passant = |name: &str| {
+            pos.parse_uci_move(name)
+                .is_ok_and(|m| m.kind() == MoveKind::EnPassant)
+        };
         let mut last_victim = i32::MAX;
         let mut quiet_seen: Option<&str> = None;
+        let mut last_promotion: Option<&str> = None;
         for name in &got {
             match value(name) {
                 Some(v) => {
                     if let Some(q) = quiet_seen {
-                        return Err(order_fail(
+                        let (what, hint) = if en_passant(name) {
+                            ("the en passant capture", HINT_ORDER_EN_PASSANT)
+                        } else {
+                            ("the capture", HINT_ORDER)
+                        };
+                        return Err(order_fail_with(
                             &fen,
                             &got,
-                            format!("the capture {name} comes after the quiet move {q}"),
+                            format!("{what} {name} comes after the quiet move {q}"),
+                            hint,
                         ));
                     }
                     if v > last_victim {
@@ -298,7 +332,24 @@ fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
                 None if !promotion(name) => {
                     quiet_seen.get_or_insert(name.as_str());
                 }
-                None => {}
+                None => {
+                    if let Some(earlier) = last_promotion {
+                        if promotion_value(name) > promotion_value(earlier) {
+                            return Err(order_fail_with(
+                                &fen,
+                                &got,
+                                format!(
+                                    "the promotion to a {} {earlier} comes before the promotion \
+                                     to a {} {name}",
+                                    promotion_word(earlier),
+                                    promotion_word(name)
+                                ),
+                                HINT_ORDER_PROMOTION,
+                            ));
+                        }
+                    }
+                    last_promotion = Some(name.as_str());
+                }
             }
         }
         *checked += 1;
@@ -306,12 +357,37 @@ fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
+/// The value of the piece a promotion's UCI name (`b7b8n`) makes.
+fn promotion_value(name: &str) -> i32 {
+    match name.as_bytes().get(4) {
+        Some(b'q') => 900,
+        Some(b'r') => 500,
+        Some(b'b') => 330,
+        Some(b'n') => 320,
+        _ => 0,
+    }
+}
+
+/// The piece a promotion's UCI name makes, in words.
+fn promotion_word(name: &str) -> &'static str {
+    match name.as_bytes().get(4) {
+        Some(b'q') => "queen",
+        Some(b'r') => "rook",
+        Some(b'b') => "bishop",
+        _ => "knight",
+    }
+}
+
 fn order_fail(fen: &str, got: &[String], what: String) -> Verdict {
+    order_fail_with(fen, got, what, HINT_ORDER)
+}
+
+fn order_fail_with(fen: &str, got: &[String], what: String, hint: &'static str) -> Verdict {
     fail(
         Diagnosis::new(format!("order_moves is wrong for \"{fen}\": {what}"))
             .with_fen(fen)
             .with_body(format!("your order: {}\n", got.join(" ")))
-            .with_hint(HINT_ORDER),
+            .with_hint(hint),
     )
 }
 
@@ -509,6 +585,10 @@ const SEARCH_POSITIONS: &[&str] = &[
     "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     // No capture at all, but a promotion.
     "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+    // A capture that mates (Rxd8#): quiescence finds the mate one ply down.
+    "3r2k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1",
+    // Kc7 stalemates Black: at depth 2 the stalemate is inside the tree and scores 0.
+    "k7/8/1PK5/8/8/8/8/8 w - - 0 1",
 ];
 
 /// The student's `quiesce` of `fen` with the full window: the score.
@@ -563,7 +643,10 @@ fn check_quiesce(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> R
             let stand = oracle.evaluate(s, &pos)?;
             let culprit = quiesce_culprit(s, oracle, &pos)?;
             let legal = culprit.legal_moves();
-            let hint = if culprit.in_check() {
+            let mates = |v: i64| v.abs() > i64::from(MATE - 100);
+            let hint = if mates(score) && mates(i64::from(expected)) {
+                HINT_QUIESCE_PLY
+            } else if culprit.in_check() {
                 HINT_QUIESCE_CHECK
             } else if legal.iter().any(|m| m.kind() == MoveKind::EnPassant) {
                 HINT_EN_PASSANT
@@ -591,9 +674,18 @@ fn check_quiesce(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> R
                     crate::diagram::board_of(&culprit)
                 ));
             }
+            let distance = if hint == HINT_QUIESCE_PLY {
+                format!(
+                    " (minimax finds the mate {} ply or plies down, your score puts it {} away)",
+                    MATE - expected.abs(),
+                    i64::from(MATE) - score.abs()
+                )
+            } else {
+                String::new()
+            };
             return Err(fail(
                 Diagnosis::new(format!(
-                    "quiesce(\"{fen}\", -INFINITY, INFINITY) returned {score}, but minimax over your evaluate gives {expected}"
+                    "quiesce(\"{fen}\", -INFINITY, INFINITY) returned {score}, but minimax over your evaluate gives {expected}{distance}"
                 ))
                 .with_fen(*fen)
                 .with_body(body)
@@ -633,16 +725,27 @@ fn compare_search(
     if score != expected {
         let mate_case =
             expected.abs() > MATE - 100 || score.abs() > MATE - 100 || pos.legal_moves().is_empty();
-        let hint = if mate_case {
+        let stalemate = (score.abs() > MATE - 100 && expected.abs() <= MATE - 100)
+            .then(|| stalemate_line(&pos, depth.saturating_sub(1)))
+            .flatten();
+        let hint = if stalemate.is_some() {
+            HINT_STALEMATE
+        } else if mate_case {
             HINT_MATE
         } else if depth >= 2 {
             HINT_NEGATE
         } else {
             HINT_STAND_PAT
         };
+        let because = stalemate.map_or(String::new(), |line| {
+            format!(
+                ": after {line} the side to move has no legal move and is not in check, a \
+                 stalemate inside the tree, which scores 0 (a draw), not a loss"
+            )
+        });
         return Err(fail(
             Diagnosis::new(format!(
-                "{call} scored {score}, but minimax over your evaluate gives {expected}"
+                "{call} scored {score}, but minimax over your evaluate gives {expected}{because}"
             ))
             .with_fen(fen)
             .with_body(format!(
@@ -650,6 +753,21 @@ fn compare_search(
                 best.as_deref().unwrap_or("none")
             ))
             .with_hint(hint),
+        ));
+    }
+    // Every root move is searched, and each child is a node of its own (alpha_beta's or, at
+    // depth 1, quiesce's), whatever the order and the cut-offs.
+    let legal = pos.legal_moves().len() as u64;
+    if legal > 0 && nodes < legal + 1 {
+        return Err(fail(
+            Diagnosis::new(format!(
+                "{call} counted {nodes} nodes, but the root and its {legal} moves' positions, \
+                 each searched, are {} nodes at least: quiesce counts its own call, as \
+                 alpha_beta does",
+                legal + 1
+            ))
+            .with_fen(fen)
+            .with_hint(HINT_NODES),
         ));
     }
     match &best {
@@ -682,6 +800,24 @@ fn compare_search(
         }
     }
     Ok(nodes)
+}
+
+/// The moves to the first stalemate at most `plies` plies below `pos`, where alpha_beta (not
+/// quiescence) looks for legal moves, if there is one.
+fn stalemate_line(pos: &Position, plies: u32) -> Option<String> {
+    if plies == 0 {
+        return None;
+    }
+    for m in pos.legal_moves() {
+        let child = pos.play(m);
+        if child.legal_moves().is_empty() && !child.in_check() {
+            return Some(uci(m));
+        }
+        if let Some(rest) = stalemate_line(&child, plies - 1) {
+            return Some(format!("{} {rest}", uci(m)));
+        }
+    }
+    None
 }
 
 fn check_search(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), Verdict> {
