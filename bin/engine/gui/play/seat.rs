@@ -434,15 +434,18 @@ impl Seat {
             Reason::Time => "time forfeit",
             _ => "normal",
         });
-        pgn::write(&pgn::PgnGame {
-            players,
-            date: s.started,
-            setup_fen: (!standard).then(|| start.fen_with(CastlingMode::from_chess960(chess960))),
-            chess960,
-            time_control: s.setup.clock,
-            movetext: &s.movetext(),
-            result: s.end.map_or("*", End::result),
-            termination,
-        })
+        pgn::write(
+            s.game(),
+            &pgn::Header {
+                players,
+                date: s.started,
+                setup_fen: (!standard)
+                    .then(|| start.fen_with(CastlingMode::from_chess960(chess960))),
+                chess960,
+                time_control: s.setup.clock,
+                result: s.end.map_or("*", End::result),
+                termination,
+            },
+        )
     }
 }

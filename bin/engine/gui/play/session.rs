@@ -247,11 +247,6 @@ impl Session {
         self.game.positions()
     }
 
-    /// The moves in SAN with move numbers, as PGN writes them.
-    pub fn movetext(&self) -> String {
-        self.game.movetext()
-    }
-
     /// Whether the engine is to move in a game still going.
     pub fn engine_to_move(&self) -> bool {
         self.end.is_none() && self.position().side_to_move() != self.setup.person
