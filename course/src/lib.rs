@@ -1,7 +1,7 @@
 //! The course: twelve weekly labs in which students build their own bitboard chess engine,
 //! each checked against Pinmask's move generator as the oracle.
 //!
-//! The checker is a library ([`checker`], [`compare`], [`diagram`], [`shrink`], [`gen`]);
+//! The checker is a library ([`checker`], [`compare`], [`diagram`], [`shrink`], [`inputs`]);
 //! each lab's check is in [`labs`]; [`student`] talks to a student's workspace through its
 //! harness process, one query a line; [`cli`] is the runner, in two builds: the student's
 //! `course` and the instructor's `course-instructor`, which alone links the answer key (the
@@ -12,8 +12,8 @@ pub mod checker;
 pub mod cli;
 pub mod compare;
 pub mod diagram;
-pub mod gen;
 pub mod grade;
+pub mod inputs;
 pub mod labs;
 pub mod referee;
 pub mod report;

@@ -3,7 +3,7 @@
 use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
-use crate::gen::Rng;
+use crate::inputs::Rng;
 use crate::shrink::fewer_squares;
 use crate::student::{unescape, Student};
 

@@ -6,7 +6,7 @@ use movegen::{attacks, Position};
 use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
-use crate::gen::{self, Rng};
+use crate::inputs::{self, Rng};
 use crate::shrink::{fewer_pieces, fewer_squares};
 use crate::student::Student;
 
@@ -336,7 +336,7 @@ fn set_hint(function: &str, i: Input, got: u64, want: u64) -> &'static str {
 /// Positions for `pawn_moves`: the well-known ones, promotions for both sides, and positions
 /// from random games.
 fn positions() -> Vec<String> {
-    let mut out: Vec<String> = gen::POSITIONS.iter().map(|f| f.to_string()).collect();
+    let mut out: Vec<String> = inputs::POSITIONS.iter().map(|f| f.to_string()).collect();
     out.extend(
         [
             "r3k3/1P6/8/8/8/8/6p1/4K2R w - - 0 1",
@@ -348,8 +348,8 @@ fn positions() -> Vec<String> {
     );
     let mut rng = Rng::new(210);
     for n in 0..60 {
-        out.push(gen::random_game_position(&mut rng, 10 + n).fen());
-        out.push(gen::random_sparse_position(&mut rng, 10).fen());
+        out.push(inputs::random_game_position(&mut rng, 10 + n).fen());
+        out.push(inputs::random_sparse_position(&mut rng, 10).fen());
     }
     out
 }

@@ -5,7 +5,7 @@ use movegen::{attacks, Position};
 use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
-use crate::gen::{self, Rng};
+use crate::inputs::{self, Rng};
 use crate::shrink::{fewer_pieces, fewer_squares};
 use crate::student::Student;
 
@@ -182,11 +182,11 @@ fn table_case(s: &mut Student, function: &str, knight: bool, sq: u8) -> Result<(
 }
 
 fn positions() -> Vec<String> {
-    let mut out: Vec<String> = gen::POSITIONS.iter().map(|f| f.to_string()).collect();
+    let mut out: Vec<String> = inputs::POSITIONS.iter().map(|f| f.to_string()).collect();
     let mut rng = Rng::new(310);
     for n in 0..50 {
-        out.push(gen::random_game_position(&mut rng, 6 + n).fen());
-        out.push(gen::random_sparse_position(&mut rng, 8).fen());
+        out.push(inputs::random_game_position(&mut rng, 6 + n).fen());
+        out.push(inputs::random_sparse_position(&mut rng, 8).fen());
     }
     out
 }
@@ -230,7 +230,7 @@ fn lone_pieces(knight: bool) -> Vec<(bool, u8, String)> {
             cells[sq as usize] = mine;
             cells[theirs as usize] = other;
             let side = if white { "w" } else { "b" };
-            let fen = format!("{} {side} - - 0 1", gen::placement(&cells));
+            let fen = format!("{} {side} - - 0 1", inputs::placement(&cells));
             if Position::from_fen(&fen).is_ok() {
                 out.push((white, sq, fen));
             }

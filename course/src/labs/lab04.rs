@@ -6,7 +6,7 @@ use movegen::{attacks, Bitboard};
 use crate::checker::{bb_arg, check_cases, LabFiles, LabRecord, Verdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
-use crate::gen::Rng;
+use crate::inputs::Rng;
 use crate::student::Student;
 
 static FILES: LabFiles = crate::lab_files!(

@@ -8,7 +8,7 @@ use movegen::Bitboard;
 use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
-use crate::gen::Rng;
+use crate::inputs::Rng;
 use crate::labs::positions::square;
 use crate::shrink::fewer_blockers;
 use crate::student::Student;

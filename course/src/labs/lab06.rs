@@ -5,7 +5,7 @@ use movegen::{Bitboard, Color, Piece, Position};
 use crate::checker::{bb_arg, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
-use crate::gen::Rng;
+use crate::inputs::Rng;
 use crate::labs::positions::{self, pos_of, square};
 use crate::student::Student;
 

@@ -9,7 +9,7 @@ use movegen::{CastlingMode, Color as MColor, MoveKind, Piece as MPiece, Position
 
 use crate::checker::{call_text, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
 use crate::diagram::{self, Marks};
-use crate::gen::{self, Rng};
+use crate::inputs::{self, Rng};
 use crate::shrink::fewer_pieces;
 use crate::student::Student;
 
@@ -510,13 +510,13 @@ const SPECIAL: &[&str] = &[
 /// seeded random games (with the course's en-passant rule), fewest pieces first.
 pub(crate) fn pool() -> Vec<String> {
     let mut fens: Vec<String> = SPECIAL.iter().map(|s| s.to_string()).collect();
-    fens.extend(gen::POSITIONS.iter().map(|s| s.to_string()));
+    fens.extend(inputs::POSITIONS.iter().map(|s| s.to_string()));
     let mut rng = Rng::new(0x09);
     for game in 0..6 {
         let mut pos = if game % 2 == 0 {
             Position::startpos()
         } else {
-            Position::from_fen(gen::POSITIONS[1]).expect("kiwipete is valid")
+            Position::from_fen(inputs::POSITIONS[1]).expect("kiwipete is valid")
         };
         for ply in 0..48 {
             let moves = pos.legal_moves();
@@ -708,7 +708,7 @@ enum Broken {
 /// impossible en-passant squares), plus cut and scrambled texts. Seeded: the same FENs on
 /// every run, the smallest positions first.
 fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
-    let mut rng = crate::gen::Rng::new(0x09_f422);
+    let mut rng = crate::inputs::Rng::new(0x09_f422);
     let mut out: Vec<(String, Broken)> = Vec::new();
     let rule = |fen: String, what: &'static str| (fen, Broken::Rule(what));
     // Fixed cases first: the ones students miss most.
@@ -821,7 +821,7 @@ fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
             let mut c = cells;
             if let Some(i) = c.iter().position(|&x| x == king) {
                 c[i] = knight;
-                out.push(rule(with(0, &crate::gen::placement(&c)), what));
+                out.push(rule(with(0, &crate::inputs::placement(&c)), what));
             }
         }
         // A pawn on a back rank, on an empty square of the first or last rank.
@@ -831,7 +831,7 @@ fn fen_fuzz(pool: &[String]) -> Vec<(String, Broken)> {
             let mut arr = cells;
             arr[i] = if rng.below(2) == 0 { 'P' } else { 'p' };
             out.push(rule(
-                with(0, &crate::gen::placement(&arr)),
+                with(0, &crate::inputs::placement(&arr)),
                 "a pawn on the first or last rank",
             ));
         }
@@ -1135,7 +1135,7 @@ fn transpositions() -> Vec<(String, String)> {
 }
 
 fn check_same_key(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
-    let start = gen::POSITIONS[0];
+    let start = inputs::POSITIONS[0];
     let a = key_of(s, start)?;
     let b = key_of(s, start)?;
     s.stop();
@@ -1335,7 +1335,7 @@ mod tests {
 
     #[test]
     fn expect_reads_and_writes_the_course_fen() {
-        for fen in SPECIAL.iter().chain(gen::POSITIONS) {
+        for fen in SPECIAL.iter().chain(inputs::POSITIONS) {
             let e = Expect::from_fen(fen).expect("valid");
             assert_eq!(e.fen(), *fen);
             // The same fields as movegen reads them (movegen keeps an en-passant square only

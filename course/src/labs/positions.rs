@@ -4,7 +4,7 @@
 
 use movegen::{CastlingMode, Move, MoveKind, Position, Square};
 
-use crate::gen::{self, Rng};
+use crate::inputs::{self, Rng};
 
 /// The position of one of the checker's own FENs (they are all legal).
 pub fn pos_of(fen: &str) -> Position {
@@ -68,7 +68,7 @@ pub(crate) fn cells_of(pos: &Position) -> [char; 64] {
 
 /// Cells (a1 = 0) and the other FEN fields as a position, if movegen accepts it.
 fn position(cells: &[char; 64], side: &str, castling: &str, ep: &str) -> Option<Position> {
-    let placement = gen::placement(cells);
+    let placement = inputs::placement(cells);
     Position::from_fen(&format!("{placement} {side} {castling} {ep} 0 1")).ok()
 }
 
@@ -76,12 +76,12 @@ fn position(cells: &[char; 64], side: &str, castling: &str, ep: &str) -> Option<
 /// checks, double checks and pins are common), as FENs.
 pub fn mixed(seed: u64, games: usize, sparse: usize) -> Vec<String> {
     let mut rng = Rng::new(seed);
-    let mut out: Vec<String> = gen::POSITIONS.iter().map(|f| f.to_string()).collect();
+    let mut out: Vec<String> = inputs::POSITIONS.iter().map(|f| f.to_string()).collect();
     for i in 0..sparse {
-        out.push(gen::random_sparse_position(&mut rng, 2 + i % 9).fen());
+        out.push(inputs::random_sparse_position(&mut rng, 2 + i % 9).fen());
     }
     for i in 0..games {
-        out.push(gen::random_game_position(&mut rng, 6 + (i * 7) % 70).fen());
+        out.push(inputs::random_game_position(&mut rng, 6 + (i * 7) % 70).fen());
     }
     out
 }
@@ -94,7 +94,7 @@ pub fn castling(seed: u64, count: usize) -> Vec<String> {
     let mut tries = 0;
     while out.len() < count && tries < count * 200 {
         tries += 1;
-        let base = gen::random_sparse_position(&mut rng, 1 + (tries % 6));
+        let base = inputs::random_sparse_position(&mut rng, 1 + (tries % 6));
         let mut cells = cells_of(&base);
         for (sq, c) in [
             (4, 'K'),
@@ -127,7 +127,7 @@ pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
     let mut tries = 0;
     while out.len() < count && tries < count * 200 {
         tries += 1;
-        let base = gen::random_sparse_position(&mut rng, tries % 5);
+        let base = inputs::random_sparse_position(&mut rng, tries % 5);
         let mut cells = cells_of(&base);
         let white = rng.below(2) == 0;
         let file = rng.below(8) as usize;
@@ -172,7 +172,7 @@ pub fn en_passant(seed: u64, count: usize) -> Vec<String> {
         // capture is legal, and the positions where the capture would expose the king (a
         // rank pin) are the ones lab 8 needs most.
         if position(&cells, side, "-", &ep).is_some() {
-            out.push(format!("{} {side} - {ep} 0 1", gen::placement(&cells)));
+            out.push(format!("{} {side} - {ep} 0 1", inputs::placement(&cells)));
         }
     }
     out
@@ -185,7 +185,7 @@ pub fn promotions(seed: u64, count: usize) -> Vec<String> {
     let mut tries = 0;
     while out.len() < count && tries < count * 200 {
         tries += 1;
-        let base = gen::random_sparse_position(&mut rng, 1 + tries % 6);
+        let base = inputs::random_sparse_position(&mut rng, 1 + tries % 6);
         let mut cells = cells_of(&base);
         let white = rng.below(2) == 0;
         for _ in 0..1 + rng.below(2) {
@@ -215,7 +215,7 @@ pub fn pins(seed: u64, count: usize) -> Vec<String> {
     let mut tries = 0;
     while out.len() < count && tries < count * 200 {
         tries += 1;
-        let base = gen::random_sparse_position(&mut rng, tries % 5);
+        let base = inputs::random_sparse_position(&mut rng, tries % 5);
         let mut cells = cells_of(&base);
         let white = rng.below(2) == 0;
         let (king, enemy_king) = if white { ('K', 'k') } else { ('k', 'K') };
@@ -403,7 +403,7 @@ pub fn simpler(fen: &str) -> Vec<String> {
                 continue;
             }
             cells[i] = '.';
-            let placement = Position::from_fen(&format!("{} w - - 0 1", gen::placement(&cells)))
+            let placement = Position::from_fen(&format!("{} w - - 0 1", inputs::placement(&cells)))
                 .map(|p| p.fen().split_whitespace().next().unwrap_or("").to_string());
             cells[i] = c;
             let Ok(placement) = placement else { continue };
