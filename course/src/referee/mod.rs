@@ -12,7 +12,9 @@
 mod engine;
 mod game;
 
-// The clock and time controls are the referee crate's, shared with the board page.
+// The clock and time controls (shared with the board page) and the game's result types are
+// the referee crate's.
 pub use ::referee::{decimal_seconds, Clock, TimeControl, TimeControlError};
+pub use ::referee::{Ending, Fault, Played, Rules};
 pub use engine::{resolve, Engine, EngineSpec, NoAnswer, StartError, ANSWER_TIMEOUT};
-pub use game::{play, position_command, Ending, Fault, Played, Rules};
+pub use game::{play, position_command};
