@@ -100,6 +100,7 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
                 scratch: scratch.clone(),
                 toolchain: options.toolchain.clone(),
                 limits,
+                programs: Vec::new(),
             };
             sandbox.prepare()?;
             let status = sandbox.enter()?;
@@ -265,7 +266,7 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
 /// `to`, then writes the course's provided files over it. Links are not followed: a lab file
 /// that is a symbolic link, or a file with other hard links, is refused (the lab gets the
 /// skeleton). Returns the refused labs with the reason.
-fn prepare(
+pub(crate) fn prepare(
     from: &Path,
     to: &Path,
     labs: &[&'static dyn Lab],

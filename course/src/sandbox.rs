@@ -68,6 +68,24 @@ pub struct Sandbox {
     pub toolchain: PathBuf,
     /// The limits.
     pub limits: SandboxLimits,
+    /// Programs it may run besides its own and the toolchain's: the interpreter of an engine
+    /// that is a script (see [`interpreter`]).
+    pub programs: Vec<PathBuf>,
+}
+
+/// The interpreter a script names on its `#!` line (`/bin/sh`), which a sandboxed script
+/// needs in its view; `None` for a program that is not a script.
+pub fn interpreter(program: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(program).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n')?];
+    let word = String::from_utf8_lossy(line)
+        .split_whitespace()
+        .next()?
+        .to_string();
+    Some(PathBuf::from(word))
 }
 
 /// The user that student code runs as when the grader is root: `nobody`.
@@ -200,6 +218,93 @@ pub fn children_of(parent: u32) -> Vec<u32> {
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
         .filter(|&pid| parent_of(pid) == Some(parent))
         .collect()
+}
+
+/// The CPU time (user and system) that process `pid` and its living descendants have used,
+/// with what their reaped children used, from `/proc`: what a deadline fair under load
+/// counts (a student's program on a busy grader gets less of the CPU, not less time).
+pub fn cpu_time(pid: u32) -> std::time::Duration {
+    let ticks = |pid: u32| -> u64 {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return 0;
+        };
+        let Some(close) = stat.rfind(')') else {
+            return 0;
+        };
+        // After the command: state (3), ..., utime (14), stime (15), cutime (16), cstime (17).
+        stat[close + 1..]
+            .split_whitespace()
+            .skip(11)
+            .take(4)
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum()
+    };
+    let mut total = 0;
+    let mut todo = vec![pid];
+    while let Some(p) = todo.pop() {
+        total += ticks(p);
+        todo.extend(children_of(p));
+    }
+    #[cfg(unix)]
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    #[cfg(not(unix))]
+    let per_second = 100;
+    std::time::Duration::from_millis(total * 1000 / per_second)
+}
+
+/// A deadline fair under load: `within` of the program's CPU time. Past `within` on the
+/// clock, a program that was computing (at least a twentieth of the time) but got less than
+/// `within` of the CPU, because the grader is busy, waits for the rest, up to [`WALL_SLACK`]
+/// times `within` on the clock; one that spent it all, or sat idle, is out of time. So the
+/// same work gets the same verdict on a busy grader as on an idle one.
+#[derive(Debug, Clone, Copy)]
+pub struct FairDeadline {
+    pid: u32,
+    cpu_before: std::time::Duration,
+    started: std::time::Instant,
+    within: std::time::Duration,
+}
+
+/// How many times its deadline a starved program may take on the clock.
+pub const WALL_SLACK: u32 = 4;
+
+impl FairDeadline {
+    /// Starts counting for process `pid` (and its descendants) now.
+    pub fn new(pid: u32, within: std::time::Duration) -> FairDeadline {
+        FairDeadline {
+            pid,
+            cpu_before: cpu_time(pid),
+            started: std::time::Instant::now(),
+            within,
+        }
+    }
+
+    /// The first wait: `within` on the clock.
+    pub fn first(&self) -> std::time::Duration {
+        self.within
+    }
+
+    /// After a wait ran out: how much longer to wait, or `None` when the time is up.
+    pub fn more(&self) -> Option<std::time::Duration> {
+        let used = cpu_time(self.pid).saturating_sub(self.cpu_before);
+        let elapsed = self.started.elapsed();
+        let cap = (self.within * WALL_SLACK).saturating_sub(elapsed);
+        let busy = used * 20 >= elapsed.min(self.within);
+        if used >= self.within || !busy || cap.is_zero() {
+            return None;
+        }
+        Some((self.within - used).min(cap))
+    }
+}
+
+/// The process that runs the program `Command` started as `pid`: under the sandbox, `pid`
+/// only waits for it (its one child, PID 1 of the program's own namespace).
+pub fn program_of(pid: u32) -> u32 {
+    match children_of(pid).as_slice() {
+        [only] => *only,
+        _ => pid,
+    }
 }
 
 /// A process's parent, from `/proc/PID/stat` (the field after the command name, which may
@@ -497,6 +602,9 @@ mod imp {
                     }
                 }
             }
+        }
+        for program in &sandbox.programs {
+            plan.expose(program, How::Read)?;
         }
         if purpose == Purpose::Grader {
             // The mount point of the views it makes for its builds and harnesses.
@@ -999,5 +1107,97 @@ mod imp {
 
     pub fn end_children_but(_: &std::collections::HashSet<u32>) -> usize {
         0
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A sandbox over a fresh scratch copy holding copies of `programs` from /usr/bin.
+    fn sandbox_with(name: &str, programs: &[&str]) -> (PathBuf, Sandbox) {
+        let dir =
+            std::env::temp_dir().join(format!("pinmask-sandbox-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = dir.join("copy");
+        std::fs::create_dir_all(&scratch).expect("writable");
+        for program in programs {
+            std::fs::copy(Path::new("/usr/bin").join(program), scratch.join(program))
+                .expect("a system program to copy");
+        }
+        let sandbox = Sandbox {
+            scratch,
+            toolchain: dir.join("no-toolchain"),
+            limits: SandboxLimits::default(),
+            programs: Vec::new(),
+        };
+        sandbox.prepare().expect("prepared");
+        (dir, sandbox)
+    }
+
+    /// What `program ARGS` prints, confined, and whether it succeeded.
+    fn run(sandbox: &Sandbox, program: &str, args: &[&str]) -> (bool, String) {
+        let mut command = Command::new(sandbox.scratch.join(program));
+        sandbox.confine(&mut command).expect("confined");
+        let out = command.args(args).output().expect("started");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    #[test]
+    fn a_confined_program_sees_its_copy_the_libraries_and_itself_only() {
+        available().expect("this kernel gives the sandbox");
+        let (dir, sandbox) = sandbox_with("view", &["ls", "cat", "id", "touch"]);
+        let names = |path: &str| -> Vec<String> {
+            let (ok, out) = run(&sandbox, "ls", &["-a", path]);
+            assert!(ok, "ls {path}");
+            out.lines()
+                .filter(|l| *l != "." && *l != "..")
+                .map(str::to_string)
+                .collect()
+        };
+        // The root holds the system's folders that are there, and the copy's first folder.
+        let first = sandbox
+            .scratch
+            .components()
+            .nth(1)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .expect("an absolute path");
+        for entry in names("/") {
+            assert!(
+                ["dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "usr"].contains(&&*entry)
+                    || entry == first,
+                "{entry} is in the view"
+            );
+        }
+        for entry in names("/usr") {
+            assert!(entry.starts_with("lib"), "/usr/{entry} is in the view");
+        }
+        assert_eq!(names("/dev").len(), 4, "{:?}", names("/dev"));
+        // No other program, no system file beyond the loader's, no other process.
+        assert!(!run(&sandbox, "cat", &["/etc/passwd"]).0);
+        assert!(!run(&sandbox, "ls", &["/usr/bin", "/bin"]).0);
+        let processes: Vec<String> = names("/proc")
+            .into_iter()
+            .filter(|n| n.parse::<u32>().is_ok())
+            .collect();
+        assert_eq!(processes, ["1"], "processes in view");
+        // Not root's rights: nobody, or the grader's own user in a namespace of its own.
+        let (ok, id) = run(&sandbox, "id", &["-u"]);
+        assert!(ok);
+        // SAFETY: reads this process's credentials.
+        let me = unsafe { libc::geteuid() };
+        let expected = if me == 0 { NOBODY } else { me };
+        assert_eq!(id.trim(), expected.to_string());
+        // Its copy is its own to write; beside it, nothing is.
+        let made = sandbox.scratch.join("made");
+        assert!(run(&sandbox, "touch", &[&made.to_string_lossy()]).0);
+        assert!(made.is_file());
+        let beside = dir.join("beside");
+        assert!(!run(&sandbox, "touch", &[&beside.to_string_lossy()]).0);
+        assert!(!beside.exists());
+        std::fs::remove_dir_all(&dir).expect("removable");
     }
 }

@@ -249,7 +249,21 @@ impl Student {
         {
             return self.died();
         }
-        match running.lines.recv_timeout(timeout) {
+        // The time-out counts the harness's CPU time, so that the same work gets the same
+        // verdict on a busy grader.
+        let pid = running.child.id();
+        let deadline = crate::sandbox::FairDeadline::new(pid, timeout);
+        let mut wait = deadline.first();
+        let answer = loop {
+            match running.lines.recv_timeout(wait) {
+                Err(RecvTimeoutError::Timeout) => match deadline.more() {
+                    Some(more) => wait = more,
+                    None => break Err(RecvTimeoutError::Timeout),
+                },
+                other => break other,
+            }
+        };
+        match answer {
             Ok(answer) => {
                 self.todo_at = answer.strip_prefix("todo ").map(str::to_string);
                 let reply = parse_reply(&answer);
@@ -259,7 +273,12 @@ impl Student {
                 reply
             }
             Err(RecvTimeoutError::Timeout) => {
-                let doing = waiting(running.child.id());
+                let program = if self.sandbox.is_some() {
+                    crate::sandbox::program_of(pid)
+                } else {
+                    pid
+                };
+                let doing = waiting(program);
                 self.stop();
                 Reply::Hang(doing)
             }

@@ -206,20 +206,36 @@ pub fn build_with(
     cargo: &std::ffi::OsStr,
     sandbox: Option<&crate::sandbox::Sandbox>,
 ) -> Result<(), String> {
+    // The harness, and lab 12's engine program where the workspace has it.
+    cargo_build(dir, cargo, sandbox, &["--bins"])
+}
+
+/// Builds the workspace's engine (lab 12) as a tournament plays it, optimised, in `sandbox`
+/// unless `None`, and returns the program.
+pub fn build_engine(
+    dir: &Path,
+    cargo: &std::ffi::OsStr,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+) -> Result<PathBuf, String> {
+    cargo_build(dir, cargo, sandbox, &["--release", "--bin", "engine"])?;
+    Ok(dir
+        .join("target/release")
+        .join(format!("engine{}", std::env::consts::EXE_SUFFIX)))
+}
+
+fn cargo_build(
+    dir: &Path,
+    cargo: &std::ffi::OsStr,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+    what: &[&str],
+) -> Result<(), String> {
     let mut command = Command::new(cargo);
     if let Some(sandbox) = sandbox {
         sandbox.confine_build(&mut command)?;
     }
     let output = command
-        .args([
-            "build",
-            "--quiet",
-            "--offline",
-            "--color",
-            "never",
-            // The harness, and lab 12's engine program where the workspace has it.
-            "--bins",
-        ])
+        .args(["build", "--quiet", "--offline", "--color", "never"])
+        .args(what)
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")

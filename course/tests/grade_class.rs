@@ -16,9 +16,12 @@ use std::time::Duration;
 #[path = "support/cli.rs"]
 #[allow(dead_code)]
 mod cli;
+#[path = "support/hostile.rs"]
+mod hostile;
 #[path = "support/scratch.rs"]
 mod scratch;
 use cli::text;
+use hostile::call_first;
 use scratch::Scratch;
 
 /// Marks the processes the hostile students leave behind (an argument of `sleep`).
@@ -83,19 +86,6 @@ fn processes_with(mark: &str) -> Vec<String> {
     found
 }
 
-/// `source` with `call;` made the first statement of `function`.
-fn call_first(source: &str, function: &str, call: &str) -> String {
-    let at = source
-        .find(&format!("pub fn {function}"))
-        .expect("the function is there");
-    let brace = at + source[at..].find('{').expect("a body");
-    format!(
-        "{}{{\n    {call};{}",
-        &source[..brace],
-        &source[brace + 1..]
-    )
-}
-
 /// The run-time attacks, each failing the lab (a panic naming it) if it gets through.
 fn runtime_payload(root: &Path) -> String {
     let r = root.display();
@@ -138,78 +128,6 @@ fn payload() {{
 "#
     )
 }
-
-/// The attacks on other processes, on metadata outside the copy, through sockets and
-/// through other programs, each failing the lab if it gets through. `ROOT` is the test's
-/// folder, `ABSTRACT` the name of an abstract UNIX socket the test listens on.
-const PROCESS_PAYLOAD: &str = r#"
-static ONCE: std::sync::Once = std::sync::Once::new();
-fn escaped(what: &str) -> ! { panic!("ESCAPED: {what}") }
-unsafe extern "C" {
-    fn kill(pid: i32, signal: i32) -> i32;
-    fn prlimit(pid: i32, resource: i32, new: *const u64, old: *mut u64) -> i32;
-    fn setpriority(which: i32, who: u32, priority: i32) -> i32;
-    fn getuid() -> u32;
-    fn chmod(path: *const std::ffi::c_char, mode: u32) -> i32;
-    fn utimes(path: *const std::ffi::c_char, times: *const i64) -> i32;
-    fn setxattr(path: *const std::ffi::c_char, name: *const std::ffi::c_char, value: *const u8, size: usize, flags: i32) -> i32;
-    fn link(old: *const std::ffi::c_char, new: *const std::ffi::c_char) -> i32;
-    fn socket(domain: i32, kind: i32, protocol: i32) -> i32;
-}
-fn payload() {
-    ONCE.call_once(|| unsafe {
-        use std::process::{Command, Stdio};
-        // Any process but its own threads that it can name: the grader, a classmate.
-        let own: Vec<i32> = std::fs::read_dir("/proc/self/task")
-            .map(|d| d.flatten().filter_map(|e| e.file_name().to_str()?.parse().ok()).collect())
-            .unwrap_or_default();
-        let max: i32 = std::fs::read_to_string("/proc/sys/kernel/pid_max").ok()
-            .and_then(|s| s.trim().parse().ok()).unwrap_or(1 << 22).min(1 << 22);
-        let mut limits = [0u64; 2];
-        for pid in 1..=max {
-            if own.contains(&pid) { continue; }
-            if kill(pid, 0) == 0 { escaped(&format!("could signal process {pid}")); }
-            if prlimit(pid, 1, std::ptr::null(), limits.as_mut_ptr()) == 0 {
-                escaped(&format!("could prlimit process {pid}"));
-            }
-        }
-        // Lowers the priority of every process of its user that it can reach: its own only.
-        setpriority(2, getuid(), 19);
-        let c = |p: &str| std::ffi::CString::new(p).unwrap();
-        for target in ["ROOT/secret.txt", "ROOT/tool", "ROOT/subs/alice/src/lab01_bitboards.rs"] {
-            let path = c(target);
-            if chmod(path.as_ptr(), 0o4777) == 0 { escaped(&format!("chmod {target}")); }
-            if utimes(path.as_ptr(), [0i64; 4].as_ptr()) == 0 { escaped(&format!("utimes {target}")); }
-            if setxattr(path.as_ptr(), c("user.pinmask").as_ptr(), b"x".as_ptr(), 1, 0) == 0 {
-                escaped(&format!("setxattr {target}"));
-            }
-            if link(path.as_ptr(), c("stolen.rs").as_ptr()) == 0 { escaped(&format!("hard-linked {target}")); }
-        }
-        if std::os::unix::net::UnixStream::connect("ROOT/grader.sock").is_ok() {
-            escaped("connected to a UNIX socket file outside its copy");
-        }
-        {
-            use std::os::linux::net::SocketAddrExt;
-            let name = std::os::unix::net::SocketAddr::from_abstract_name("ABSTRACT").unwrap();
-            if std::os::unix::net::UnixStream::connect_addr(&name).is_ok() {
-                escaped("connected to the grader's abstract UNIX socket");
-            }
-        }
-        if std::net::UdpSocket::bind("127.0.0.1:0").and_then(|u| u.send_to(b"x", "127.0.0.1:9")).is_ok() {
-            escaped("sent a UDP datagram");
-        }
-        if socket(2, 3, 1) >= 0 { escaped("opened a raw socket"); }
-        for program in ["stockfish", "/usr/games/stockfish", "/usr/games/toga2", "sh", "/bin/sh", "python3"] {
-            let started = Command::new(program).stdin(Stdio::null()).stdout(Stdio::null())
-                .stderr(Stdio::null()).spawn();
-            if let Ok(mut child) = started {
-                let _ = child.kill();
-                escaped(&format!("ran {program}"));
-            }
-        }
-    });
-}
-"#;
 
 /// The two gradings here run one after the other: lab 12's deadlines are
 /// wall-clock ones, and a second class graded beside the hostile one on two
@@ -281,27 +199,11 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     });
 
     // ivan: every attack on processes, metadata, sockets and other programs, from lab 1.
-    let abstract_name = format!("pinmask-grade-class-{}", std::process::id());
-    let payload = PROCESS_PAYLOAD
-        .replace("ROOT", &root.display().to_string())
-        .replace("ABSTRACT", &abstract_name);
+    let bait = hostile::Bait::lay(&root, "grade-class");
+    let payload = bait.payload(&root);
     edit("ivan/src/lab01_bitboards.rs", &|s| {
         call_first(&s, "popcount", "payload()") + &payload
     });
-    // What ivan aims at: a root-owned program (when the test runs as root) and two sockets.
-    fs::write(root.join("tool"), "#!/bin/sh\n").expect("writable");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(root.join("tool"), fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    let socket_file =
-        std::os::unix::net::UnixListener::bind(root.join("grader.sock")).expect("a socket file");
-    let abstract_socket = {
-        use std::os::linux::net::SocketAddrExt;
-        let name = std::os::unix::net::SocketAddr::from_abstract_name(&abstract_name)
-            .expect("an abstract name");
-        std::os::unix::net::UnixListener::bind_addr(&name).expect("an abstract socket")
-    };
     // judy: a byte that is not UTF-8 in a comment of lab 2.
     let mut bytes = fs::read(subs.join("judy/src/lab02_pawns.rs")).expect("readable");
     bytes.extend(b"\n// caf\xe9 au lait\n");
@@ -418,13 +320,7 @@ fn a_hostile_class_is_graded_fairly_and_leaves_nothing_behind() {
     assert!(rows["frank"][15].contains("lab03_leapers.rs"), "{csv}");
     // ivan: no attack got through, so his (correct) labs pass; nobody connected.
     assert_eq!(labs("ivan"), pass_all, "{csv}");
-    for listener in [&socket_file, &abstract_socket] {
-        listener.set_nonblocking(true).expect("nonblocking");
-        assert!(
-            listener.accept().is_err(),
-            "a student connected to the grader's socket"
-        );
-    }
+    assert!(!bait.taken(), "a student connected to the grader's socket");
     // judy: her lab 2 is not UTF-8, which costs lab 2 only, and says so.
     let mut judy = pass_all.clone();
     judy[1] = "BUILD FAILED";

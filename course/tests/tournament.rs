@@ -11,6 +11,8 @@ use movegen::pgn::read_games;
 #[path = "support/cli.rs"]
 #[allow(dead_code)]
 mod cli;
+#[path = "support/hostile.rs"]
+mod hostile;
 #[path = "support/scratch.rs"]
 mod scratch;
 use cli::{course, instructor, text};
@@ -278,4 +280,96 @@ fn engines_play_in_the_sandbox_unless_told_not_to() {
         "the engine never ran its write\n{}",
         text(&out)
     );
+}
+
+/// A file's contents, mode, change time and link count: what an attack on it would move.
+fn state(path: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(path).expect("there");
+    format!(
+        "{:o} {}.{} {} {:?}",
+        meta.mode(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        meta.nlink(),
+        fs::read(path).ok()
+    )
+}
+
+#[test]
+fn workspaces_are_built_in_the_sandbox_and_a_hostile_engine_reaches_nothing() {
+    let scratch = Scratch::new("tournament-hostile");
+    let root = &scratch.0;
+    let subs = root.join("subs");
+    fs::create_dir_all(&subs).expect("writable");
+    for name in ["alice", "ivan"] {
+        let out = instructor(&["init", name, "--solutions"], &subs);
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    // ivan's engine tries every attack on processes, metadata, sockets and other programs
+    // as it starts, and dies naming the first that gets through.
+    let bait = hostile::Bait::lay(root, "tournament");
+    let payload = bait.payload(root);
+    let lab12 = subs.join("ivan/src/lab12_uci.rs");
+    let source = fs::read_to_string(&lab12).expect("readable");
+    fs::write(
+        &lab12,
+        hostile::call_first(&source, "run", "payload()") + &payload,
+    )
+    .expect("writable");
+    fs::write(root.join("secret.txt"), "the answer key").expect("writable");
+    let targets = [
+        root.join("secret.txt"),
+        root.join("tool"),
+        subs.join("alice/src/lab01_bitboards.rs"),
+    ];
+    let before: Vec<String> = targets.iter().map(|p| state(p)).collect();
+
+    let args = [
+        "tournament",
+        "subs/alice",
+        "subs/ivan",
+        "--games",
+        "2",
+        "--tc",
+        "2+0.05",
+        "--max-moves",
+        "40",
+        "--pgn",
+        "games.pgn",
+    ];
+    let out = cli::command(&args, root)
+        .env("PINMASK_INSTRUCTOR_SECRET", "hunter2")
+        .output()
+        .expect("course runs");
+    let printed = text(&out);
+    // Both engines were built by the course, in the sandbox, and both games were played on
+    // the board: ivan's attacks all failed, so his engine played.
+    for name in ["alice", "ivan"] {
+        assert!(
+            printed.contains(&format!("building {name}'s engine in the sandbox")),
+            "{printed}"
+        );
+    }
+    assert!(out.status.success(), "{printed}");
+    assert!(!printed.contains("ESCAPED"), "{printed}");
+    assert!(printed.contains("game 2/2: "), "{printed}");
+    let after: Vec<String> = targets.iter().map(|p| state(p)).collect();
+    assert_eq!(before, after, "a file outside the engines' folders changed");
+    assert!(
+        !bait.taken(),
+        "an engine connected to the instructor's socket"
+    ); // Nothing of the student's build is left in their workspace: it was built in a copy.
+    assert!(!subs.join("ivan/target").exists());
+
+    // The payload does run: without the sandbox its first attack gets through (the panic's
+    // message, not a backtrace, is the last of the engine's lines the referee keeps).
+    let mut open = args.to_vec();
+    open.push("--no-sandbox");
+    let out = cli::command(&open, root)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("course runs");
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("ESCAPED"), "{}", text(&out));
 }

@@ -431,11 +431,14 @@ impl Program {
             .is_ok()
     }
 
-    /// Lines up to the first for which `done` holds, within `within`; `None` past it.
+    /// Lines up to the first for which `done` holds, within `within` of the engine's CPU time
+    /// ([`crate::sandbox::FairDeadline`]: fair on a busy grader); `None` past it.
     fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Option<String> {
-        let deadline = Instant::now() + within;
+        let pid = crate::sandbox::program_of(self.child.id());
+        let deadline = crate::sandbox::FairDeadline::new(pid, within);
+        let mut wait_until = Instant::now() + deadline.first();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = wait_until.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     let line = line.trim_end().to_string();
@@ -444,7 +447,10 @@ impl Program {
                         return Some(line);
                     }
                 }
-                Err(_) => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    wait_until = Instant::now() + deadline.more()?;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
             }
         }
     }

@@ -42,7 +42,9 @@ const MAX_MARGIN_MS: u64 = 60_000;
 /// The command line of `course tournament`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Engine programs, each named after its workspace folder (`subs/*/target/release/engine`).
+    /// Players: student workspace folders (`subs/*`: the course builds each one's engine, in
+    /// the sandbox), or engine programs, each named after its workspace folder
+    /// (`.../NAME/target/release/engine`).
     pub engines: Vec<PathBuf>,
     /// A named engine with its arguments and UCI options, e.g.
     /// "sf-skill0=/usr/games/stockfish option.Skill Level=0" (repeatable).
@@ -75,8 +77,8 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub concurrency: usize,
-    /// Run the engines with your own rights, where the kernel has no Landlock (by default each
-    /// engine is confined as student code is when grading).
+    /// Build and run the engines with your own rights, where the kernel cannot give the
+    /// sandbox (by default each engine is built and confined as student code is when grading).
     #[arg(long)]
     pub no_sandbox: bool,
 }
@@ -197,11 +199,7 @@ pub fn schedule(players: usize, games: u32, openings: usize) -> Vec<Job> {
 /// printed first).
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     let mut t = Tournament::from_args(args)?;
-    let _confined = if args.no_sandbox {
-        None
-    } else {
-        Some(confine(&mut t.engines)?)
-    };
+    let _engines = prepare_engines(&mut t.engines, !args.no_sandbox)?;
     let ready = preflight(&t.engines)?;
     let mut file = File::create(&t.pgn)
         .map_err(|e| format!("cannot write the PGN file {}: {e}", t.pgn.display()))?;
@@ -244,8 +242,8 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     verdict(&table, write_error.map(|e| (t.pgn.as_path(), e)))
 }
 
-/// The engines' sandboxes: a private folder with a scratch folder per engine, ended (every
-/// process left, then the folder) when dropped.
+/// The engines' folder: a scratch folder per engine (its built program, if the course built
+/// it), ended (every process left, then the folder) when dropped.
 struct Confined(PathBuf);
 
 impl Drop for Confined {
@@ -255,14 +253,20 @@ impl Drop for Confined {
     }
 }
 
-/// Confines every engine as student code is confined when grading: it reads and runs only its
-/// own folder and the system's programs, writes only a scratch folder of its own, has no
-/// network, and each of its processes ends with the tournament. Programs named without a
-/// folder are found on `PATH` first.
-fn confine(engines: &mut [EngineSpec]) -> Result<Confined, String> {
-    crate::sandbox::available().map_err(|why| {
-        format!("{why}. Engines are not run without the sandbox unless you pass --no-sandbox")
-    })?;
+/// Readies every engine. A workspace folder given as a player is copied (what grading copies:
+/// `src/` and the course's own files) and its engine built here with the toolchain that builds
+/// `course`, in the sandbox: no student's `cargo build` runs outside it. Then, unless
+/// `sandboxed` is false, each engine is confined as student code is confined when grading: it
+/// sees only its own folder (and a script its interpreter), writes only a scratch folder of its
+/// own, has no network, cannot reach another process, and each of its processes ends with
+/// the tournament. Programs named without a folder are found on `PATH` first.
+fn prepare_engines(engines: &mut [EngineSpec], sandboxed: bool) -> Result<Confined, String> {
+    use crate::sandbox::{Sandbox, SandboxLimits};
+    if sandboxed {
+        crate::sandbox::available().map_err(|why| {
+            format!("{why}. Engines are not run without the sandbox unless you pass --no-sandbox")
+        })?;
+    }
     let folder =
         std::env::temp_dir().join(format!("pinmask-course-tournament-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
@@ -270,17 +274,62 @@ fn confine(engines: &mut [EngineSpec]) -> Result<Confined, String> {
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
     let confined = Confined(folder);
     crate::sandbox::become_subreaper();
+    let workspaces = engines
+        .iter()
+        .any(|e| crate::workspace::is_workspace(&e.program));
+    let toolchain = if workspaces {
+        Some(crate::sandbox::find_toolchain()?)
+    } else {
+        None
+    };
     for (i, engine) in engines.iter_mut().enumerate() {
-        let program = referee::resolve(&engine.program);
         let scratch = confined.0.join(format!("{i:02}"));
         std::fs::create_dir_all(scratch.join("tmp"))
             .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
-        let sandbox = crate::sandbox::Sandbox {
+        if let (true, Some(toolchain)) =
+            (crate::workspace::is_workspace(&engine.program), &toolchain)
+        {
+            crate::grade::prepare(&engine.program, &scratch, &crate::labs::all())
+                .map_err(|e| format!("{}: cannot copy the workspace: {e}", engine.name))?;
+            let build = Sandbox {
+                scratch: scratch.clone(),
+                toolchain: toolchain.clone(),
+                limits: SandboxLimits::default(),
+                programs: Vec::new(),
+            };
+            if sandboxed {
+                build.prepare()?;
+            }
+            crate::say!(
+                "building {}'s engine{}",
+                engine.name,
+                if sandboxed { " in the sandbox" } else { "" }
+            );
+            let cargo = toolchain.join("bin").join("cargo");
+            engine.program = crate::workspace::build_engine(
+                &scratch,
+                cargo.as_os_str(),
+                sandboxed.then_some(&build),
+            )
+            .map_err(|e| {
+                let first = crate::workspace::compile_errors(&e)
+                    .first()
+                    .map(crate::workspace::CompileError::describe)
+                    .unwrap_or_else(|| e.lines().next().unwrap_or("").to_string());
+                format!("{}: the engine does not build: {first}", engine.name)
+            })?;
+        }
+        if !sandboxed {
+            continue;
+        }
+        let program = referee::resolve(&engine.program);
+        let sandbox = Sandbox {
             scratch,
             toolchain: program
                 .parent()
                 .map_or_else(|| PathBuf::from("/nonexistent"), Path::to_path_buf),
-            limits: crate::sandbox::SandboxLimits::default(),
+            limits: SandboxLimits::default(),
+            programs: crate::sandbox::interpreter(&program).into_iter().collect(),
         };
         sandbox.prepare()?;
         engine.sandbox = Some(sandbox);
@@ -342,7 +391,7 @@ fn preflight(specs: &[EngineSpec]) -> Result<Vec<Engine>, String> {
         match result {
             Ok(engine) => ready.push(engine),
             Err(_) if spec.program.components().count() > 1 && !spec.program.exists() => failures.push(format!(
-                "  {} ({}): no such file (a student's engine is built with `cargo build --release --bin engine` in their workspace)",
+                "  {} ({}): no such file (give a student's workspace folder, and the course builds its engine)",
                 spec.name,
                 spec.program.display()
             )),
