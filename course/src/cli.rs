@@ -103,8 +103,8 @@ enum Cmd {
         /// Memory each process of student code may use, in MiB.
         #[arg(long, default_value_t = SandboxLimits::default().memory_mib)]
         memory_mib: u64,
-        /// Run student code with your own rights, where the kernel has no Landlock (said in
-        /// the CSV's first line).
+        /// Run student code with your own rights, where the kernel cannot give the sandbox
+        /// (said in the CSV's first line).
         #[arg(long)]
         no_sandbox: bool,
     },

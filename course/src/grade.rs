@@ -92,8 +92,8 @@ pub struct OneOptions {
 /// prepared) and prints one JSON line per lab.
 pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
     let scratch = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
-    // First, before any thread: the sandbox (Landlock restricts this thread and what it
-    // starts afterwards).
+    // First, before any thread: the sandbox (a process with threads cannot enter a user
+    // namespace).
     let sandbox = match options.sandbox {
         Some(limits) => {
             let sandbox = Sandbox {

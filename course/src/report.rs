@@ -134,8 +134,8 @@ pub struct StudentReport {
     /// the other labs could be graded (`course grade` only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub substituted: Vec<u8>,
-    /// What the grading sandbox enforced, in plain words (`no network (own network
-    /// namespace); Landlock fully enforced`, or `none (--no-sandbox)`; `course grade` only).
+    /// What the grading sandbox enforced, in plain words (`each build, harness and engine in
+    /// a mount view of its own ...`, or `none (--no-sandbox)`; `course grade` only).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub sandbox: String,
 }
