@@ -144,9 +144,12 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
         check_attacks(s, "plain_", Slider::Rook, &occupancies, &mut checked)
     })?;
     check_attacks(s, "plain_", Slider::Bishop, &occupancies, &mut checked)?;
-    s.scaled(BUILD_SCALE, |s| check_magics(s, Slider::Rook, &mut checked))?;
-    check_magics(s, Slider::Bishop, &mut checked)?;
-    check_table_len(s, &mut checked)?;
+    let mut reach = Reach::default();
+    s.scaled(BUILD_SCALE, |s| {
+        check_magics(s, Slider::Rook, &mut reach, &mut checked)
+    })?;
+    check_magics(s, Slider::Bishop, &mut reach, &mut checked)?;
+    check_table_len(s, &reach, &mut checked)?;
     for slider in [Slider::Rook, Slider::Bishop, Slider::Queen] {
         check_attacks(s, "", slider, &occupancies, &mut checked)?;
     }
@@ -337,11 +340,23 @@ fn ask_magic(s: &mut Student, slider: Slider, sq: u8) -> Result<(u64, u64, u32, 
     })
 }
 
-fn check_magics(s: &mut Student, slider: Slider, checked: &mut usize) -> Result<(), Verdict> {
+/// The furthest slot of the shared table that an entry's lookups index, and whose entry it is.
+#[derive(Default)]
+struct Reach {
+    end: usize,
+    entry: String,
+}
+
+fn check_magics(
+    s: &mut Student,
+    slider: Slider,
+    reach: &mut Reach,
+    checked: &mut usize,
+) -> Result<(), Verdict> {
     let function = format!("{}_magic", slider.name());
     for sq in 0..64u8 {
         let name = diagram::square_name(sq);
-        let (mask, magic, shift, _offset) = ask_magic(s, slider, sq)?;
+        let (mask, magic, shift, offset) = ask_magic(s, slider, sq)?;
         let expected_mask = slider.mask(sq);
         compare_bitboard(
             &format!("{function}({name}).mask"),
@@ -405,17 +420,34 @@ fn check_magics(s: &mut Student, slider: Slider, checked: &mut usize) -> Result<
                 Some(_) => {}
             }
         }
+        let end = offset.saturating_add(1 << bits);
+        if end > reach.end {
+            *reach = Reach {
+                end,
+                entry: format!("{function}({name}) (offset {offset}, 2^{bits} slots)"),
+            };
+        }
         *checked += 1;
     }
     Ok(())
 }
 
-fn check_table_len(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_table_len(s: &mut Student, reach: &Reach, checked: &mut usize) -> Result<(), Verdict> {
     let answer = s.ask(LAB, "fancy_table_len", &[])?;
     let expected: usize = (0..64u8)
         .map(|sq| (1usize << rook_mask(sq).count_ones()) + (1usize << bishop_mask(sq).count_ones()))
         .sum();
     match answer.trim().parse::<usize>() {
+        // Shorter than the slots the entries index: a lookup would read past the table.
+        Ok(len) if len < reach.end => Err(fail(
+            Diagnosis::new(format!(
+                "fancy_table_len() is {len}, but {} uses the slots up to {}: the table must hold \
+                 every entry's slots; return the length of the one shared table, rooks' and \
+                 bishops' slots together",
+                reach.entry, reach.end
+            ))
+            .with_hint(HINT_FANCY),
+        )),
         Ok(len) if len <= expected => {
             *checked += 1;
             Ok(())
