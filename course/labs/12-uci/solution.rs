@@ -26,6 +26,9 @@ pub fn run(input: impl BufRead, mut output: impl Write) {
             Some("uci") => "id name Student Engine\nid author A Student\nuciok".to_string(),
             Some("isready") => "readyok".to_string(),
             Some("ucinewgame") => continue,
+            // Each search here ends on its own (`go infinite` after a second), before the
+            // loop reads the `stop` a GUI sends: nothing is left to stop.
+            Some("stop") => continue,
             Some("position") => match parse_position(&words[1..]) {
                 Ok(next) => {
                     board = next;

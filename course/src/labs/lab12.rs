@@ -25,6 +25,15 @@ static FILES: LabFiles = crate::lab_files!(
         "quit-ignored.bug",
         "movetime-in-seconds.bug",
         "fen-moves-ignored.bug",
+        "ucinewgame-unknown.bug",
+        "fen-needs-six-fields.bug",
+        "promotion-matched-on-squares.bug",
+        "promotion-upper-case.bug",
+        "second-game-continues.bug",
+        "opponents-clock.bug",
+        "one-second-whatever-the-clock.bug",
+        "movestogo-spends-the-clock.bug",
+        "go-infinite-never-ends.bug",
     ]
 );
 
@@ -52,7 +61,7 @@ const HINT_POSITION: &str =
      played in order: find each move's text among legal_moves (compare with the move's UCI name) \
      and play it.";
 const HINT_FEN: &str =
-    "`position fen` is followed by the FEN's six words (and maybe `moves ...`): \
+    "`position fen` is followed by the FEN's four or six words (and maybe `moves ...`): \
      join the words between `fen` and `moves` with spaces before parsing.";
 const HINT_BAD_INPUT: &str =
     "a command you can't use gets `info string error: ...` and changes nothing: \
@@ -69,6 +78,33 @@ const HINT_ILLEGAL: &str =
     "a move in `position ... moves` counts only if it is among legal_moves of the position \
      it is played in: compare its text with each legal move's, and when none matches answer \
      `info string error: ...` and keep the previous position.";
+const HINT_NEWGAME: &str = "`ucinewgame` tells the engine that the next position is from a new \
+     game: answer nothing (forget what the last game left, if you keep anything), and never \
+     `info string error`, which a GUI shows its user.";
+const HINT_FEN_FIELDS: &str = "a FEN in `position fen` has four or six fields (the two move \
+     counters may be left out, as lab 9's parse_fen allows): join every word between `fen` and \
+     `moves` (or the end of the line) and let parse_fen decide.";
+const HINT_MOVE_TEXT: &str = "find a move of `position ... moves` by its whole text: b7b8n is a \
+     knight promotion, b7b8q a queen's; compare the word with each legal move's UCI name, all \
+     five characters of a promotion.";
+const HINT_LOWER_CASE: &str = "UCI writes a promotion with the piece in lower case for both \
+     colours (b7b8q, b2b1n): not as FEN writes a white piece.";
+const HINT_NEW_GAME: &str = "each `position` gives the whole position: the start position (or \
+     FEN) and every move since. Build the board from it each time, not by playing only the moves \
+     you have not seen yet on the board you kept: after `ucinewgame` the list starts again.";
+const HINT_OWN_CLOCK: &str = "spend a share of the side to move's own clock: wtime when White is \
+     to move, btime when Black is (the other clock is the opponent's, not yours to spend).";
+const HINT_CLOCK_SHARE: &str = "the budget of `go wtime/btime` comes from the clock: about a \
+     thirtieth of the side to move's time, so 3 ms with 100 ms left. A fixed budget (a second a \
+     move) loses on time as soon as the clock runs low.";
+const HINT_MOVESTOGO: &str = "`movestogo N` is the number of moves until the next time control; \
+     you may ignore it. If you use it, keep a share well below the whole clock for one move \
+     (never more than a tenth here): with movestogo 1 the clock must still cover this move's \
+     search, its overshoot and the GUI's lag.";
+const HINT_INFINITE: &str = "`go infinite` ends with `stop`, and the GUI waits for the one \
+     `bestmove` after it. A loop that reads one command at a time only reads `stop` after the \
+     search: search `go infinite` as a bare `go` (a second, say), answer, and ignore the `stop` \
+     that comes after.";
 const HINT_NO_MOVE: &str = "with no legal move (mate or stalemate) answer `bestmove 0000`.";
 
 /// Lab 12: UCI and a tournament.
@@ -93,6 +129,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     check_program(s, &mut checked)?;
     check_positions(s, &mut checked)?;
     check_bad_input(s, &mut checked)?;
+    check_conformance(s, &mut checked)?;
     play_game(s, &mut checked)?;
     Ok(checked)
 }
@@ -468,10 +505,317 @@ impl Drop for Program {
     }
 }
 
-/// Lab 12 as a GUI sees it: the workspace's `engine` program over pipes, input kept open.
-/// Answers must come while the input is open, `go movetime` within its time, `go wtime` within
-/// a small share of the clock, and an illegal move in `position` must be refused.
-fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+/// What the engine program answered to one `go`: its move (the word after `bestmove`, `None`
+/// if no bestmove came in time), how long it took, and the `info string error` lines it wrote
+/// since the commands were sent.
+struct Answer {
+    best: Option<String>,
+    took: Duration,
+    errors: Vec<String>,
+}
+
+impl Program {
+    /// Sends `commands` (a `position`, a `go`), then waits up to `within` for `bestmove`.
+    fn ask_move(&mut self, commands: &[&str], within: Duration) -> Answer {
+        let from = self.got.len();
+        for c in commands {
+            self.send(c);
+        }
+        let started = Instant::now();
+        let best = self.until(within, |l| l.starts_with("bestmove"));
+        let took = started.elapsed();
+        Answer {
+            best: best.map(|b| b.split_whitespace().nth(1).unwrap_or("").to_string()),
+            took,
+            errors: self.got[from..]
+                .iter()
+                .filter(|l| l.starts_with("info string error"))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// A failure with this conversation's transcript.
+    fn fail(&self, summary: String, fen: Option<&str>, hint: &'static str) -> Verdict {
+        let mut d = Diagnosis::new(summary)
+            .with_body(self.transcript())
+            .with_hint(hint);
+        if let Some(fen) = fen {
+            d = d.with_fen(fen);
+        }
+        fail(d)
+    }
+}
+
+/// Whether `mv` is a legal move of `fen` (`0000` when it has none).
+fn legal_in(fen: &str, mv: &str) -> bool {
+    let pos = Position::from_fen(fen).expect("the checker's positions are valid");
+    let legal = legal_names(&pos);
+    if legal.is_empty() {
+        mv == "0000"
+    } else {
+        legal.iter().any(|m| m == mv)
+    }
+}
+
+/// The after-`go` part of a summary: what came.
+fn answered(a: &Answer) -> String {
+    match &a.best {
+        Some(mv) => format!("`bestmove {mv}`"),
+        None => format!("no bestmove within {} ms", a.took.as_millis()),
+    }
+}
+
+/// A position where White's underpromotion f7f8n mates (the knight checks h7; g8 is the b3
+/// bishop's, g6 the knight's), and f7f8q does not.
+const KNIGHT_MATE: &str = "7b/5Ppk/7p/8/8/1B6/8/K7 w - - 0 1";
+/// A pawn to promote, and nothing else to do: the best move at depth 2 is b7b8q.
+const PROMOTE: &str = "8/1P4k1/8/8/8/8/8/4K3 w - - 0 1";
+/// A four-field FEN (no move counters).
+const FOUR_FIELDS: &str = "4k3/8/8/8/8/8/8/4K2R w K -";
+/// The first game of the two-game session.
+const FIRST_GAME: [&str; 4] = ["e2e4", "e7e5", "g1f3", "b8c6"];
+
+/// The conformance part: what a GUI or tournament manager sends beyond the basics, to the
+/// engine program over pipes, one session: `ucinewgame`, a four-field FEN, an underpromotion
+/// in `moves`, a promotion in `bestmove`, two games in one session, the clocks (the side to
+/// move's own, a low one, `movestogo 1`) and `go infinite` then `stop`.
+fn check_conformance(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+    let mut p = start_program(s)?;
+    p.send("uci");
+    if p.until(ANSWER_WITHIN, |l| l == "uciok").is_none() {
+        return Err(p.fail("your engine program gave no answer to `uci`".into(), None, HINT_FLUSH));
+    }
+    // ucinewgame: no answer, no error.
+    let from = p.got.len();
+    p.send("ucinewgame");
+    p.send("isready");
+    if p.until(ANSWER_WITHIN, |l| l == "readyok").is_none() {
+        return Err(p.fail(
+            "`ucinewgame` then `isready`: no `readyok`".into(),
+            None,
+            HINT_READYOK,
+        ));
+    }
+    if let Some(error) = p.got[from..].iter().find(|l| l.starts_with("info string error")) {
+        return Err(p.fail(
+            format!(
+                "`ucinewgame` is a UCI command (a new game begins), but your engine answered \
+                 `{error}`"
+            ),
+            None,
+            HINT_NEWGAME,
+        ));
+    }
+    *checked += 1;
+    // A FEN of four fields.
+    let four = format!("{FOUR_FIELDS} 0 1");
+    let a = p.ask_move(&[&format!("position fen {FOUR_FIELDS}"), "go depth 1"], ANSWER_WITHIN);
+    if !a.errors.is_empty() || !a.best.as_deref().is_some_and(|m| legal_in(&four, m)) {
+        let refused = a.errors.first().map_or(String::new(), |e| format!(", after `{e}`"));
+        return Err(p.fail(
+            format!(
+                "`position fen {FOUR_FIELDS}` (a FEN of four fields, without the move counters) \
+                 then `go depth 1`: {}{refused}, not a move of that position",
+                answered(&a)
+            ),
+            Some(&four),
+            HINT_FEN_FIELDS,
+        ));
+    }
+    *checked += 1;
+    // An underpromotion in `moves`: after f7f8n Black is mated.
+    let after_knight = after(KNIGHT_MATE, &["f7f8n"]);
+    let after_queen = after(KNIGHT_MATE, &["f7f8q"]);
+    let position = format!("position fen {KNIGHT_MATE} moves f7f8n");
+    let a = p.ask_move(&[&position, "go depth 1"], ANSWER_WITHIN);
+    if !a.best.as_deref().is_some_and(|m| legal_in(&after_knight, m)) {
+        let as_queen = a.best.as_deref().is_some_and(|m| legal_in(&after_queen, m));
+        return Err(p.fail(
+            format!(
+                "`{position}` then `go depth 1`: {}; after the knight promotion f7f8n Black is \
+                 mated (`bestmove 0000`){}: a move's text counts with all five characters",
+                answered(&a),
+                if as_queen {
+                    ", but your engine answered for the position after f7f8q, a queen"
+                } else {
+                    ""
+                }
+            ),
+            Some(&after_knight),
+            HINT_MOVE_TEXT,
+        ));
+    }
+    *checked += 1;
+    // A promotion in bestmove, in lower case.
+    let a = p.ask_move(&[&format!("position fen {PROMOTE}"), "go depth 2"], ANSWER_WITHIN);
+    if let Some(mv) = a.best.as_deref().filter(|m| !legal_in(PROMOTE, m)) {
+        let upper = legal_in(PROMOTE, &mv.to_lowercase());
+        return Err(p.fail(
+            format!(
+                "`position fen {PROMOTE}` then `go depth 2`: `bestmove {mv}` is not a legal \
+                 move here{}",
+                if upper {
+                    format!(": UCI writes the promotion piece in lower case, {}", mv.to_lowercase())
+                } else {
+                    String::new()
+                }
+            ),
+            Some(PROMOTE),
+            if upper { HINT_LOWER_CASE } else { HINT_POSITION },
+        ));
+    }
+    *checked += 1;
+    // Two games in one session.
+    let first = after(START, &FIRST_GAME);
+    let second = after(START, &["d2d4"]);
+    let a = p.ask_move(
+        &[
+            "ucinewgame",
+            &format!("position startpos moves {}", FIRST_GAME.join(" ")),
+            "go depth 1",
+        ],
+        ANSWER_WITHIN,
+    );
+    if !a.best.as_deref().is_some_and(|m| legal_in(&first, m)) {
+        return Err(p.fail(
+            format!(
+                "`position startpos moves {}` then `go depth 1`: {}, not a move of that position",
+                FIRST_GAME.join(" "),
+                answered(&a)
+            ),
+            Some(&first),
+            HINT_POSITION,
+        ));
+    }
+    let a = p.ask_move(
+        &["ucinewgame", "position startpos moves d2d4", "go depth 1"],
+        ANSWER_WITHIN,
+    );
+    if !a.best.as_deref().is_some_and(|m| legal_in(&second, m)) {
+        let continued = a.best.as_deref().is_some_and(|m| legal_in(&first, m));
+        return Err(p.fail(
+            format!(
+                "a second game in the same session, `ucinewgame` then `position startpos moves \
+                 d2d4` and `go depth 1`: {}, not a move for Black after 1. d4{}",
+                answered(&a),
+                if continued {
+                    "; it is a move of the first game's position: your engine continues the \
+                     first game"
+                } else {
+                    ""
+                }
+            ),
+            Some(&second),
+            HINT_NEW_GAME,
+        ));
+    }
+    *checked += 1;
+    // The side to move's own clock: White has 300 ms, Black an hour.
+    let go = "go wtime 300 btime 3600000 winc 0 binc 0";
+    let within = Duration::from_millis(300) + TIME_SLACK;
+    let a = p.ask_move(&["position startpos", go], within);
+    if a.best.is_none() {
+        return Err(p.fail(
+            format!(
+                "`position startpos` then `{go}`: no bestmove within {} ms (White, to move, has \
+                 300 ms left; the hour is Black's): spend a share of the side to move's own clock",
+                within.as_millis()
+            ),
+            Some(START),
+            HINT_OWN_CLOCK,
+        ));
+    }
+    *checked += 1;
+    // A low clock: with 100 ms left, a move must come well within them. The best of three tries,
+    // so that one slow moment of a loaded machine does not count.
+    let go = "go wtime 100 btime 100 winc 0 binc 0";
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        let a = p.ask_move(&["position startpos", go], Duration::from_millis(100) + TIME_SLACK);
+        if a.best.is_none() {
+            fastest = a.took;
+            break;
+        }
+        fastest = fastest.min(a.took);
+    }
+    if fastest > Duration::from_millis(100) {
+        return Err(p.fail(
+            format!(
+                "`position startpos` then `{go}`: the bestmove took {} ms (the fastest of three \
+                 tries), with 100 ms on the clock: a lost game. The budget must come from the \
+                 clock, not be the same whatever the clock says",
+                fastest.as_millis()
+            ),
+            Some(START),
+            HINT_CLOCK_SHARE,
+        ));
+    }
+    *checked += 1;
+    // movestogo 1: one move before the time control, still not the whole clock.
+    let go = "go wtime 30000 btime 30000 movestogo 1";
+    let within = Duration::from_millis(3000);
+    let a = p.ask_move(&["position startpos", go], within);
+    if a.best.is_none() {
+        return Err(p.fail(
+            format!(
+                "`position startpos` then `{go}`: no bestmove within {} ms, a tenth of the \
+                 clock: with movestogo 1 your engine spends most of its clock on one move",
+                within.as_millis()
+            ),
+            Some(START),
+            HINT_MOVESTOGO,
+        ));
+    }
+    *checked += 1;
+    // go infinite, then stop: exactly one bestmove.
+    let from = p.got.len();
+    p.send("position startpos");
+    p.send("go infinite");
+    let early = p.until(Duration::from_millis(200), |l| l.starts_with("bestmove"));
+    p.send("stop");
+    let late = match early {
+        Some(_) => None,
+        None => p.until(ANSWER_WITHIN, |l| l.starts_with("bestmove")),
+    };
+    if early.is_none() && late.is_none() {
+        return Err(p.fail(
+            format!(
+                "`go infinite` then `stop`: no bestmove within {} s of the `stop`",
+                ANSWER_WITHIN.as_secs()
+            ),
+            Some(START),
+            HINT_INFINITE,
+        ));
+    }
+    p.send("isready");
+    if p.until(ANSWER_WITHIN, |l| l == "readyok").is_none() {
+        return Err(p.fail(
+            "`go infinite`, `stop`, then `isready`: no `readyok`".into(),
+            Some(START),
+            HINT_READYOK,
+        ));
+    }
+    let bests = p.got[from..].iter().filter(|l| l.starts_with("bestmove")).count();
+    let mv = early.or(late).unwrap_or_default();
+    let mv = mv.split_whitespace().nth(1).unwrap_or("");
+    if bests != 1 || !legal_in(START, mv) {
+        return Err(p.fail(
+            format!(
+                "`go infinite` then `stop`: {bests} bestmove lines, expected one, legal in the \
+                 start position"
+            ),
+            Some(START),
+            HINT_INFINITE,
+        ));
+    }
+    *checked += 1;
+    p.send("quit");
+    Ok(())
+}
+
+/// Starts the workspace's `engine` program with its input and output piped.
+fn start_program(s: &Student) -> Result<Program, Verdict> {
     let mut command = s
         .program("engine")
         .map_err(|e| fail(Diagnosis::new(format!("your engine program: {e}"))))?;
@@ -497,13 +841,20 @@ fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             }
         }
     });
-    let mut p = Program {
+    Ok(Program {
         child,
         input,
         lines,
         sent: Vec::new(),
         got: Vec::new(),
-    };
+    })
+}
+
+/// Lab 12 as a GUI sees it: the workspace's `engine` program over pipes, input kept open.
+/// Answers must come while the input is open, `go movetime` within its time, `go wtime` within
+/// a small share of the clock, and an illegal move in `position` must be refused.
+fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+    let mut p = start_program(s)?;
     let silent = |p: &Program, what: &str| {
         fail(
             Diagnosis::new(format!(
@@ -524,6 +875,18 @@ fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         return Err(silent(&p, "isready"));
     }
     *checked += 2;
+    // One search first, untimed: what the program sets up on its first search (lab 5's
+    // tables, built on first use) is start-up, not the time of a move.
+    p.send("position startpos");
+    p.send("go depth 1");
+    if p.until(ANSWER_WITHIN, |l| l.starts_with("bestmove")).is_none() {
+        return Err(silent(&p, "go depth 1"));
+    }
+    // Whatever else that search printed comes before the `readyok`.
+    p.send("isready");
+    if p.until(ANSWER_WITHIN, |l| l == "readyok").is_none() {
+        return Err(silent(&p, "isready"));
+    }
     // Timed searches: (position, go, the budget).
     let after_e4 = after(START, &["e2e4"]);
     let searches = [
@@ -704,4 +1067,25 @@ fn play_game(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
         *checked += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_conformance_positions_say_what_the_checks_claim() {
+        // f7f8n mates, f7f8q does not: an engine that plays the queen answers a move.
+        assert!(legal_in(&after(KNIGHT_MATE, &["f7f8n"]), "0000"));
+        assert!(!legal_in(&after(KNIGHT_MATE, &["f7f8q"]), "0000"));
+        // The promotion is legal, in lower case only.
+        assert!(legal_in(PROMOTE, "b7b8q") && !legal_in(PROMOTE, "b7b8Q"));
+        // The four-field FEN is a position (movegen reads four fields).
+        assert!(Position::from_fen(FOUR_FIELDS).is_ok());
+        // After the first game White is to move, after 1. d4 Black: no move fits both.
+        let first = after(START, &FIRST_GAME);
+        let second = after(START, &["d2d4"]);
+        let first_moves = legal_names(&Position::from_fen(&first).expect("valid"));
+        assert!(first_moves.iter().all(|m| !legal_in(&second, m)));
+    }
 }
