@@ -79,4 +79,45 @@ fn the_facts_the_texts_state_hold() {
         pos.fen().split(' ').next(),
         Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR")
     );
+    // Lab 10: divide's mate in one, a1a8 with nothing below it.
+    let mate_in_one = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").expect("valid");
+    let a8 = mate_in_one.parse_uci_move("a1a8").expect("legal");
+    assert!(mate_in_one.play(a8).legal_moves().is_empty());
+    // Lab 11: Rxd8 mates; Kc7 stalemates.
+    let rook = Position::from_fen("3r2k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1").expect("valid");
+    let mated = rook.play(rook.parse_uci_move("d1d8").expect("legal"));
+    assert!(mated.in_check() && mated.legal_moves().is_empty());
+    let pawn = Position::from_fen("k7/8/1PK5/8/8/8/8/8 w - - 0 1").expect("valid");
+    let stalemated = pawn.play(pawn.parse_uci_move("c6c7").expect("legal"));
+    assert!(!stalemated.in_check() && stalemated.legal_moves().is_empty());
+    // Lab 8: a castling right without its rook is refused by movegen, the reason the checker
+    // asks movegen about the same position without it.
+    assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1").is_err());
+}
+
+/// Where a new student stumbled: the texts name what the workspace has, and lab 12's say how a
+/// FEN, `stop` and repetition work.
+#[test]
+fn the_texts_of_labs_9_to_12_name_what_a_student_has() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("labs");
+    for lab in ["09-position", "10-perft", "11-search", "12-uci"] {
+        for file in ["README.md", "hints.md"] {
+            let text = std::fs::read_to_string(root.join(lab).join(file)).expect("a lab text");
+            for missing in ["docs/strength-levels.md", "PATH/TO", "six words"] {
+                assert!(!text.contains(missing), "{lab}/{file} names `{missing}`");
+            }
+        }
+    }
+    let uci = std::fs::read_to_string(root.join("12-uci/README.md")).expect("lab 12's text");
+    for needed in [
+        "four fields or six",
+        "`go infinite` and `stop`",
+        "Repetition",
+        "`ucinewgame`",
+        "movestogo",
+    ] {
+        assert!(uci.contains(needed), "lab 12's text lacks `{needed}`");
+    }
+    let perft = std::fs::read_to_string(root.join("10-perft/README.md")).expect("lab 10's text");
+    assert!(perft.contains("**Alone, or with no class export.**"));
 }

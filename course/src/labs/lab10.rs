@@ -221,8 +221,8 @@ fn epd_counts(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
 fn suite() -> Vec<Count> {
     let mut out = Vec::new();
     for (text, source) in [
-        (THESIS_POSITIONS, "tests/data/thesis_positions.epd"),
-        (PERFT_SUITE, "tests/data/perft_standard.epd"),
+        (THESIS_POSITIONS, "the thesis's test positions"),
+        (PERFT_SUITE, "the standard perft suite"),
     ] {
         for (fen, counts) in epd_counts(text) {
             if Position::from_fen(&fen).is_err() {
