@@ -28,7 +28,7 @@ use std::time::Duration;
 const STACK: usize = 64 << 20;
 
 /// What `engine analyse` was asked to do.
-pub struct Options {
+pub struct AnalyseOptions {
     /// The PGN file.
     pub file: PathBuf,
     /// Search each position to this depth (default when no movetime).
@@ -45,7 +45,7 @@ pub struct Options {
 
 /// Runs the analysis; `Err` names what went wrong (after writing every game
 /// that could be analysed).
-pub fn run(opts: Options) -> Result<(), String> {
+pub fn run(opts: AnalyseOptions) -> Result<(), String> {
     let open = || File::open(&opts.file).map_err(|e| format!("{}: {e}", opts.file.display()));
     if let Some(out) = &opts.out {
         refuse_input_as_output(&opts.file, out)?;
@@ -224,7 +224,7 @@ fn progress_bar(total: u64) -> ProgressBar {
 }
 
 fn analyse_all(
-    opts: &Options,
+    opts: &AnalyseOptions,
     games: PgnReader<BufReader<File>>,
     out: &mut dyn Write,
     (count, total): (usize, u64),

@@ -201,9 +201,9 @@ pub struct AnalyseArgs {
     out: Option<PathBuf>,
 }
 
-impl From<AnalyseArgs> for analyse::Options {
-    fn from(args: AnalyseArgs) -> analyse::Options {
-        analyse::Options {
+impl From<AnalyseArgs> for analyse::AnalyseOptions {
+    fn from(args: AnalyseArgs) -> analyse::AnalyseOptions {
+        analyse::AnalyseOptions {
             file: args.games,
             depth: args.depth,
             movetime: args.movetime.map(Duration::from_millis),
@@ -246,14 +246,14 @@ pub struct DatagenArgs {
     eval: String,
 }
 
-impl From<DatagenArgs> for datagen::Options {
-    fn from(args: DatagenArgs) -> datagen::Options {
+impl From<DatagenArgs> for datagen::DatagenOptions {
+    fn from(args: DatagenArgs) -> datagen::DatagenOptions {
         use search::datagen::Target;
         let target = match (args.positions, args.games) {
             (Some(n), _) => Target::Positions(n),
             (None, n) => Target::Games(n.expect("clap requires --games without --positions")),
         };
-        datagen::Options {
+        datagen::DatagenOptions {
             out: args.out,
             target,
             nodes: args.nodes,
@@ -304,9 +304,9 @@ pub struct TrainArgs {
     no_mirror: bool,
 }
 
-impl From<TrainArgs> for train::Options {
-    fn from(args: TrainArgs) -> train::Options {
-        train::Options {
+impl From<TrainArgs> for train::TrainOptions {
+    fn from(args: TrainArgs) -> train::TrainOptions {
+        train::TrainOptions {
             out: args.out,
             data: args.data,
             config: search::nnue::train::TrainConfig {
@@ -368,9 +368,9 @@ pub struct GuiArgs {
     max_streams: u32,
 }
 
-impl From<GuiArgs> for gui::Options {
-    fn from(args: GuiArgs) -> gui::Options {
-        gui::Options {
+impl From<GuiArgs> for gui::GuiOptions {
+    fn from(args: GuiArgs) -> gui::GuiOptions {
+        gui::GuiOptions {
             address: args.address,
             port: args.port,
             hosts: args.hosts,

@@ -23,7 +23,7 @@ const OPENINGS: [&str; 2] = [
 ];
 
 /// What `engine datagen` was asked to do.
-pub struct Options {
+pub struct DatagenOptions {
     pub out: PathBuf,
     pub target: Target,
     pub nodes: u64,
@@ -49,7 +49,7 @@ pub fn network(eval: &str) -> Result<Option<Arc<Network>>, String> {
 }
 
 /// Runs the games and writes the file; a summary goes to stdout.
-pub fn run(opts: Options) -> Result<(), String> {
+pub fn run(opts: DatagenOptions) -> Result<(), String> {
     let net = network(&opts.eval)?;
     let openings = match &opts.openings {
         Some(path) => {
@@ -132,7 +132,7 @@ fn bar(target: Target) -> ProgressBar {
     bar
 }
 
-fn summary(opts: &Options, t: &Totals, secs: f64) {
+fn summary(opts: &DatagenOptions, t: &Totals, secs: f64) {
     let per_hour = |n: u64| n as f64 * 3600.0 / secs.max(1e-9);
     println!("file {}", opts.out.display());
     println!("eval {} nodes {}", opts.eval, opts.nodes);

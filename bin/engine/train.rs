@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// What `engine train` was asked to do.
-pub struct Options {
+pub struct TrainOptions {
     pub out: PathBuf,
     pub data: Vec<PathBuf>,
     pub config: TrainConfig,
 }
 
 /// Trains and writes the network; the epochs and a summary go to stdout.
-pub fn run(opts: Options) -> Result<(), String> {
+pub fn run(opts: TrainOptions) -> Result<(), String> {
     let start = Instant::now();
     opts.config.check()?;
     if opts.out.is_dir() {
@@ -34,7 +34,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     result
 }
 
-fn train_and_write(opts: &Options, part: &Path, start: Instant) -> Result<(), String> {
+fn train_and_write(opts: &TrainOptions, part: &Path, start: Instant) -> Result<(), String> {
     let records = train::read_records(&opts.data)?;
     println!(
         "read {} records from {} file(s) in {:.1} s",

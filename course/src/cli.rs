@@ -208,7 +208,7 @@ fn dispatch(command: Cmd, key: Option<Solutions>) -> Result<ExitCode, String> {
         } => pick_many(&labs).and_then(|labs| {
             let exe = std::env::current_exe()
                 .map_err(|e| format!("cannot find the course program: {e}"))?;
-            let options = crate::grade::Options {
+            let options = crate::grade::GradeOptions {
                 labs,
                 limit: Duration::from_secs(time_limit),
                 query_timeout: Duration::from_secs(query_timeout),

@@ -33,7 +33,7 @@ use crate::workspace;
 
 /// How `course grade` grades.
 #[derive(Clone)]
-pub struct Options {
+pub struct GradeOptions {
     /// The labs to grade.
     pub labs: Vec<&'static dyn Lab>,
     /// Time for one student, build and checks together.
@@ -383,7 +383,7 @@ fn kill_group(child: &mut Child) {
 /// Everything the grading run shares.
 struct Run<'a> {
     exe: &'a Path,
-    options: &'a Options,
+    options: &'a GradeOptions,
     toolchain: PathBuf,
     folder: PathBuf,
     children: Children,
@@ -685,7 +685,7 @@ pub fn grade(
     exe: &Path,
     submissions: &Path,
     output: &Path,
-    options: &Options,
+    options: &GradeOptions,
 ) -> Result<ExitCode, String> {
     let mut dirs = students(submissions)?;
     if dirs.is_empty() {

@@ -4,7 +4,7 @@
 
 use movegen::{CastlingMode, Position};
 use std::io;
-use uci::{parse_go, parse_line, Command, Engine, Options};
+use uci::{parse_go, parse_line, Command, Engine, UciOptions};
 
 /// Parses `data` as a FEN; if accepted, checks that the position is sound:
 /// its FEN parses back to the same position, the key is right, and every legal
@@ -66,7 +66,7 @@ pub fn feed_uci(engine: &mut Engine, data: &[u8]) {
                 ref name,
                 ref value,
             } if name.eq_ignore_ascii_case("hash") => {
-                let _ = Options::default().set(name, value.as_deref(), &mut Vec::new());
+                let _ = UciOptions::default().set(name, value.as_deref(), &mut Vec::new());
                 continue;
             }
             Command::Go(ref tokens) => {

@@ -136,7 +136,7 @@ pub fn position(pos: &Position, chess960: bool) -> Value {
 /// moves not claimed, and each wrong claim with its reason. Moves are kept
 /// as moves, and written as the page writes them (castling in `mode`) only
 /// in the JSON and the case line.
-pub struct Verdict {
+pub struct ClaimVerdict {
     mode: CastlingMode,
     /// The legal moves claimed, in the order claimed.
     pub found: Vec<Move>,
@@ -149,9 +149,9 @@ pub struct Verdict {
 }
 
 /// Compares `claims` (UCI strings) with the legal moves of `pos`.
-pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> Verdict {
+pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> ClaimVerdict {
     let mut seen = HashSet::new();
-    let mut verdict = Verdict {
+    let mut verdict = ClaimVerdict {
         mode: CastlingMode::from_chess960(chess960),
         found: Vec::new(),
         missed: Vec::new(),
@@ -182,7 +182,7 @@ pub fn judge(pos: &Position, claims: &[String], chess960: bool) -> Verdict {
     verdict
 }
 
-impl Verdict {
+impl ClaimVerdict {
     /// The verdict as JSON.
     pub fn to_json(&self) -> Value {
         let wrong: Vec<Value> = self

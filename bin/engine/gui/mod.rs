@@ -44,7 +44,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 /// What `engine gui` was asked for.
-pub struct Options {
+pub struct GuiOptions {
     pub address: IpAddr,
     pub port: u16,
     pub hosts: Vec<String>,
@@ -54,10 +54,10 @@ pub struct Options {
     pub max_streams: usize,
     pub fen: Option<String>,
     pub cases: Option<PathBuf>,
-    pub crowd: crowd::Options,
+    pub crowd: crowd::CrowdOptions,
 }
 
-pub use crowd::Options as CrowdOptions;
+pub use crowd::CrowdOptions;
 pub use events::DEFAULT_MAX_STREAMS;
 
 /// The crowd's database file when none is named: in the working directory.
@@ -67,7 +67,7 @@ pub const DEFAULT_DB: &str = "pinmask-crowd.sqlite";
 ///
 /// The tokio runtime is built here, so the engine's other commands never
 /// start one.
-pub fn run(options: Options) -> Result<(), String> {
+pub fn run(options: GuiOptions) -> Result<(), String> {
     let start = match &options.fen {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?,
         None => Position::startpos(),
@@ -105,7 +105,7 @@ pub fn run(options: Options) -> Result<(), String> {
     served
 }
 
-async fn serve(options: Options, start: Position, modes: Modes) -> Result<(), String> {
+async fn serve(options: GuiOptions, start: Position, modes: Modes) -> Result<(), String> {
     let listener = server::listen((options.address, options.port).into())
         .map_err(|e| format!("cannot listen on {}:{}: {e}", options.address, options.port))?;
     let addr = listener

@@ -23,7 +23,7 @@ use axum::http::Method;
 use movegen::pgn::{read_games, write_game, PgnGame};
 use movegen::{CastlingMode, Color, Position};
 use search::annotate::{review_game, white_view, PositionEval, ReviewStop, Step, REVIEW_HASH_MB};
-use search::review::{expected_score, Judgement, Verdict};
+use search::review::{expected_score, Judgement, ReviewVerdict};
 use search::{wdl_material, Limits, Score, SearchControl, Searcher};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -358,11 +358,11 @@ fn eval_json(pos: &Position, eval: &PositionEval, chess960: bool) -> Value {
 
 fn verdict_json(ply: usize, j: &Judgement) -> Value {
     let glyph = match j.verdict {
-        Verdict::OnlyMove => Some("!"),
-        Verdict::Good => None,
-        Verdict::Inaccuracy => Some("?!"),
-        Verdict::Mistake => Some("?"),
-        Verdict::Blunder => Some("??"),
+        ReviewVerdict::OnlyMove => Some("!"),
+        ReviewVerdict::Good => None,
+        ReviewVerdict::Inaccuracy => Some("?!"),
+        ReviewVerdict::Mistake => Some("?"),
+        ReviewVerdict::Blunder => Some("??"),
     };
     json!({
         "ply": ply,

@@ -89,7 +89,7 @@ fn every_route_answers_bad_input_with_a_json_4xx_and_changes_nothing() {
         .build()
         .unwrap();
     let writer = db::Writer::default();
-    let options = crowd::Options {
+    let options = crowd::CrowdOptions {
         db: db.clone(),
         agree: 2,
         organiser_token_file: None,

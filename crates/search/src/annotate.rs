@@ -17,7 +17,7 @@
 //! decide the verdict. Likewise a `!` stands only if the same deeper search
 //! of the best and the second-best move still finds the second a blunder.
 
-use crate::review::{eval_text, flip, judge, Judgement, MoveFacts, PlayerSummary, Verdict};
+use crate::review::{eval_text, flip, judge, Judgement, MoveFacts, PlayerSummary, ReviewVerdict};
 use crate::{wdl_material, Limits, Score, SearchControl, Searcher};
 use movegen::pgn::{Line, Node, PgnGame};
 use movegen::{Color, Game, Move, Position};
@@ -278,8 +278,8 @@ pub fn checked_judgement(
     let base_line = here.best.as_ref().map(|(_, pv)| (pv.clone(), here.score));
     let (best, _) = facts.best;
     let other = match first.verdict {
-        Verdict::Good => return Ok(line(first, base_line)),
-        Verdict::OnlyMove => match here.second {
+        ReviewVerdict::Good => return Ok(line(first, base_line)),
+        ReviewVerdict::OnlyMove => match here.second {
             Some((second, _)) => second,
             None => return Ok(line(first, base_line)),
         },
@@ -296,7 +296,7 @@ pub fn checked_judgement(
         // Not both lines (no time left for them): the first judgement.
         return Ok(line(first, base_line));
     };
-    let judgement = if first.verdict == Verdict::OnlyMove {
+    let judgement = if first.verdict == ReviewVerdict::OnlyMove {
         // The `!` stands if the deeper search still finds the played move
         // the better of the two, with the other a blunder.
         let only = judge(&MoveFacts {
@@ -306,11 +306,11 @@ pub fn checked_judgement(
             second: Some(other_score),
             ..*facts
         });
-        if only.verdict == Verdict::OnlyMove {
+        if only.verdict == ReviewVerdict::OnlyMove {
             only
         } else {
             Judgement {
-                verdict: Verdict::Good,
+                verdict: ReviewVerdict::Good,
                 drop: 0.0,
                 better: None,
             }
@@ -393,7 +393,7 @@ pub fn annotate(node: &mut Node, pos: &Position, next: &PositionEval, checked: &
         };
         node.variations.insert(0, better_line(pos, pv, *score));
     }
-    if judgement.verdict == Verdict::OnlyMove {
+    if judgement.verdict == ReviewVerdict::OnlyMove {
         comment = format!("{comment} Only move.").trim().to_string();
     }
     if !comment.is_empty() {
@@ -446,7 +446,7 @@ mod tests {
             "depth 4",
             &mut |step| {
                 plies.push(step.ply);
-                if let Some(j) = step.judged.filter(|j| j.verdict == Verdict::Blunder) {
+                if let Some(j) = step.judged.filter(|j| j.verdict == ReviewVerdict::Blunder) {
                     blunders.push((step.ply, j.better.is_some()));
                 }
             },

@@ -58,7 +58,7 @@ pub fn expected_score(score: Score, material: u32) -> f64 {
 
 /// What a move was judged to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
+pub enum ReviewVerdict {
     /// The only move that keeps the game: `!`.
     OnlyMove,
     /// Nothing to remark.
@@ -71,23 +71,23 @@ pub enum Verdict {
     Blunder,
 }
 
-impl Verdict {
+impl ReviewVerdict {
     /// The verdict for a drop in expected score (not an only move).
     ///
     /// ```
-    /// use search::review::Verdict;
-    /// assert_eq!(Verdict::from_drop(0.05), Verdict::Good);
-    /// assert_eq!(Verdict::from_drop(0.25), Verdict::Mistake);
+    /// use search::review::ReviewVerdict;
+    /// assert_eq!(ReviewVerdict::from_drop(0.05), ReviewVerdict::Good);
+    /// assert_eq!(ReviewVerdict::from_drop(0.25), ReviewVerdict::Mistake);
     /// ```
-    pub fn from_drop(drop: f64) -> Verdict {
+    pub fn from_drop(drop: f64) -> ReviewVerdict {
         if drop >= BLUNDER {
-            Verdict::Blunder
+            ReviewVerdict::Blunder
         } else if drop >= MISTAKE {
-            Verdict::Mistake
+            ReviewVerdict::Mistake
         } else if drop >= INACCURACY {
-            Verdict::Inaccuracy
+            ReviewVerdict::Inaccuracy
         } else {
-            Verdict::Good
+            ReviewVerdict::Good
         }
     }
 
@@ -95,32 +95,32 @@ impl Verdict {
     /// move.
     ///
     /// ```
-    /// use search::review::Verdict;
-    /// assert_eq!(Verdict::Blunder.nag(), Some(4));
-    /// assert_eq!(Verdict::Good.nag(), None);
+    /// use search::review::ReviewVerdict;
+    /// assert_eq!(ReviewVerdict::Blunder.nag(), Some(4));
+    /// assert_eq!(ReviewVerdict::Good.nag(), None);
     /// ```
     pub fn nag(self) -> Option<u8> {
         match self {
-            Verdict::OnlyMove => Some(1),
-            Verdict::Good => None,
-            Verdict::Inaccuracy => Some(6),
-            Verdict::Mistake => Some(2),
-            Verdict::Blunder => Some(4),
+            ReviewVerdict::OnlyMove => Some(1),
+            ReviewVerdict::Good => None,
+            ReviewVerdict::Inaccuracy => Some(6),
+            ReviewVerdict::Mistake => Some(2),
+            ReviewVerdict::Blunder => Some(4),
         }
     }
 
     /// The verdict's name as lichess writes it (`Inaccuracy`, ...).
     ///
     /// ```
-    /// assert_eq!(search::review::Verdict::Mistake.name(), "Mistake");
+    /// assert_eq!(search::review::ReviewVerdict::Mistake.name(), "Mistake");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
-            Verdict::OnlyMove => "Only move",
-            Verdict::Good => "Good",
-            Verdict::Inaccuracy => "Inaccuracy",
-            Verdict::Mistake => "Mistake",
-            Verdict::Blunder => "Blunder",
+            ReviewVerdict::OnlyMove => "Only move",
+            ReviewVerdict::Good => "Good",
+            ReviewVerdict::Inaccuracy => "Inaccuracy",
+            ReviewVerdict::Mistake => "Mistake",
+            ReviewVerdict::Blunder => "Blunder",
         }
     }
 }
@@ -146,7 +146,7 @@ pub struct MoveFacts {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judgement {
     /// The verdict.
-    pub verdict: Verdict,
+    pub verdict: ReviewVerdict,
     /// The drop in the player's expected score (0 to 1).
     pub drop: f64,
     /// The move to show instead, for an inaccuracy, mistake or blunder.
@@ -157,7 +157,7 @@ pub struct Judgement {
 ///
 /// ```
 /// use movegen::Position;
-/// use search::review::{judge, MoveFacts, Verdict};
+/// use search::review::{judge, MoveFacts, ReviewVerdict};
 /// use search::Score;
 ///
 /// let pos = Position::startpos();
@@ -171,7 +171,7 @@ pub struct Judgement {
 ///     obvious: false,
 /// };
 /// let j = judge(&facts);
-/// assert_eq!((j.verdict, j.better), (Verdict::Blunder, Some(e4)));
+/// assert_eq!((j.verdict, j.better), (ReviewVerdict::Blunder, Some(e4)));
 /// ```
 pub fn judge(facts: &MoveFacts) -> Judgement {
     let (best, best_score) = facts.best;
@@ -184,20 +184,20 @@ pub fn judge(facts: &MoveFacts) -> Judgement {
             });
         return Judgement {
             verdict: if only {
-                Verdict::OnlyMove
+                ReviewVerdict::OnlyMove
             } else {
-                Verdict::Good
+                ReviewVerdict::Good
             },
             drop: 0.0,
             better: None,
         };
     }
     let drop = (best_es - expected_score(facts.played_score, facts.material)).max(0.0);
-    let verdict = Verdict::from_drop(drop);
+    let verdict = ReviewVerdict::from_drop(drop);
     Judgement {
         verdict,
         drop,
-        better: (verdict != Verdict::Good).then_some(best),
+        better: (verdict != ReviewVerdict::Good).then_some(best),
     }
 }
 
@@ -234,19 +234,19 @@ impl PlayerSummary {
     /// Counts one judged move.
     ///
     /// ```
-    /// use search::review::{Judgement, PlayerSummary, Verdict};
+    /// use search::review::{Judgement, PlayerSummary, ReviewVerdict};
     /// let mut white = PlayerSummary::default();
-    /// white.add(&Judgement { verdict: Verdict::Mistake, drop: 0.25, better: None });
+    /// white.add(&Judgement { verdict: ReviewVerdict::Mistake, drop: 0.25, better: None });
     /// assert_eq!((white.moves, white.mistakes), (1, 1));
     /// assert!((white.average_loss() - 25.0).abs() < 1e-9);
     /// ```
     pub fn add(&mut self, j: &Judgement) {
         self.moves += 1;
         match j.verdict {
-            Verdict::Inaccuracy => self.inaccuracies += 1,
-            Verdict::Mistake => self.mistakes += 1,
-            Verdict::Blunder => self.blunders += 1,
-            Verdict::Good | Verdict::OnlyMove => {}
+            ReviewVerdict::Inaccuracy => self.inaccuracies += 1,
+            ReviewVerdict::Mistake => self.mistakes += 1,
+            ReviewVerdict::Blunder => self.blunders += 1,
+            ReviewVerdict::Good | ReviewVerdict::OnlyMove => {}
         }
         self.total_drop += j.drop;
         self.total_accuracy += move_accuracy(j.drop);
@@ -339,17 +339,17 @@ mod tests {
     fn verdicts_follow_the_drop_thresholds() {
         // Find the scores whose drops from an equal position cross each line.
         let verdict_at = |played| judge(&facts(0, played, None, false)).verdict;
-        assert_eq!(verdict_at(0), Verdict::Good);
+        assert_eq!(verdict_at(0), ReviewVerdict::Good);
         assert_eq!(
             verdict_at(20),
-            Verdict::Good,
+            ReviewVerdict::Good,
             "a better-scored move is no loss"
         );
         let mut seen = Vec::new();
         for played in (-2000..=0).rev().step_by(5) {
             let v = verdict_at(played);
             let drop = 0.5 - expected_score(Score::Cp(played), 40);
-            assert_eq!(v, Verdict::from_drop(drop), "{played}");
+            assert_eq!(v, ReviewVerdict::from_drop(drop), "{played}");
             if seen.last() != Some(&v) {
                 seen.push(v);
             }
@@ -357,10 +357,10 @@ mod tests {
         assert_eq!(
             seen,
             [
-                Verdict::Good,
-                Verdict::Inaccuracy,
-                Verdict::Mistake,
-                Verdict::Blunder
+                ReviewVerdict::Good,
+                ReviewVerdict::Inaccuracy,
+                ReviewVerdict::Mistake,
+                ReviewVerdict::Blunder
             ]
         );
     }
@@ -368,14 +368,17 @@ mod tests {
     #[test]
     fn a_lost_or_won_position_stays_so_without_verdicts() {
         // From +15 to +8 pawns, or from -9 to -20: the result does not change.
-        assert_eq!(judge(&facts(1500, 800, None, false)).verdict, Verdict::Good);
+        assert_eq!(
+            judge(&facts(1500, 800, None, false)).verdict,
+            ReviewVerdict::Good
+        );
         assert_eq!(
             judge(&facts(-900, -2000, None, false)).verdict,
-            Verdict::Good
+            ReviewVerdict::Good
         );
         // Throwing away a winning position is a blunder.
         let j = judge(&facts(600, -300, None, false));
-        assert_eq!(j.verdict, Verdict::Blunder);
+        assert_eq!(j.verdict, ReviewVerdict::Blunder);
         assert_eq!(j.better, Some(moves().0));
     }
 
@@ -383,13 +386,16 @@ mod tests {
     fn only_moves_need_a_blundering_alternative_and_a_held_position() {
         assert_eq!(
             judge(&facts(0, 0, Some(-800), true)).verdict,
-            Verdict::OnlyMove
+            ReviewVerdict::OnlyMove
         );
-        assert_eq!(judge(&facts(0, 0, Some(-30), true)).verdict, Verdict::Good);
+        assert_eq!(
+            judge(&facts(0, 0, Some(-30), true)).verdict,
+            ReviewVerdict::Good
+        );
         // Best but still lost: nothing saved.
         assert_eq!(
             judge(&facts(-700, -700, Some(-2000), true)).verdict,
-            Verdict::Good
+            ReviewVerdict::Good
         );
         assert_eq!(judge(&facts(0, 0, None, true)).better, None);
         // A recapture or a check evasion is obvious, however forced.
@@ -397,7 +403,7 @@ mod tests {
             obvious: true,
             ..facts(0, 0, Some(-800), true)
         };
-        assert_eq!(judge(&recapture).verdict, Verdict::Good);
+        assert_eq!(judge(&recapture).verdict, ReviewVerdict::Good);
     }
 
     #[test]
@@ -411,13 +417,13 @@ mod tests {
             material: 20,
             obvious: false,
         };
-        assert_eq!(judge(&missed_mate).verdict, Verdict::Blunder);
+        assert_eq!(judge(&missed_mate).verdict, ReviewVerdict::Blunder);
         let into_mate = MoveFacts {
             played_score: Score::Mate(-1),
             best: (e4, Score::Cp(0)),
             ..missed_mate
         };
-        assert_eq!(judge(&into_mate).verdict, Verdict::Blunder);
+        assert_eq!(judge(&into_mate).verdict, ReviewVerdict::Blunder);
     }
 
     #[test]
@@ -425,9 +431,9 @@ mod tests {
         let mut s = PlayerSummary::default();
         assert_eq!((s.accuracy(), s.average_loss()), (100.0, 0.0));
         for (drop, verdict) in [
-            (0.0, Verdict::Good),
-            (0.12, Verdict::Inaccuracy),
-            (0.4, Verdict::Blunder),
+            (0.0, ReviewVerdict::Good),
+            (0.12, ReviewVerdict::Inaccuracy),
+            (0.4, ReviewVerdict::Blunder),
         ] {
             s.add(&Judgement {
                 verdict,

@@ -5,7 +5,7 @@ use crate::command::Command;
 use crate::display::describe;
 use crate::eval_table::eval_lines;
 use crate::go::parse_go;
-use crate::options::{option_lines, OptionChange, Options};
+use crate::options::{option_lines, OptionChange, UciOptions};
 use crate::output::Output;
 use crate::position::parse_position;
 use crate::report::bench_summary;
@@ -36,7 +36,7 @@ pub enum Flow {
 /// the position and options as they are when it is sent.
 pub struct Engine {
     out: Output,
-    options: Options,
+    options: UciOptions,
     /// The position set by `position`, with the moves that led to it.
     game: Game,
     worker: Worker,
@@ -54,7 +54,7 @@ fn next_seed(seed: u64) -> u64 {
 impl Engine {
     /// An engine at the start position, writing to `out`.
     pub fn new(out: Output) -> Engine {
-        let options = Options::default();
+        let options = UciOptions::default();
         let worker = Worker::start(out.clone(), options.hash_mb);
         Engine {
             out,

@@ -31,7 +31,7 @@ pub use engine::{bench_line, Engine, Flow};
 pub use eval_table::eval_lines;
 pub use go::{parse_go, GoError, GoRequest, GoWarning, MAX_DEPTH};
 pub use input::{read_line, Line};
-pub use options::{memory_cap_mb, OptionError, Options};
+pub use options::{memory_cap_mb, OptionError, UciOptions};
 pub use output::Output;
 pub use position::{parse_position, PositionError};
 pub use report::{bench_summary, bestmove_line, divide_line, divide_lines, info_line, perft_lines};

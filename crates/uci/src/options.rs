@@ -19,7 +19,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct UciOptions {
     /// `Hash`, MiB.
     pub hash_mb: usize,
     /// `Threads`, for the search and for `go perft`.
@@ -50,9 +50,9 @@ pub struct Options {
 /// `EvalFile`'s value for the network built into the binary.
 pub const BUILT_IN_NET: &str = "<built-in>";
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for UciOptions {
+    fn default() -> UciOptions {
+        UciOptions {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
@@ -80,7 +80,7 @@ pub enum OptionChange {
     Network(Arc<Network>),
     /// `Use NNUE` changed.
     UseNnue,
-    /// Anything that only updates [`Options`].
+    /// Anything that only updates [`UciOptions`].
     Plain,
 }
 
@@ -268,7 +268,7 @@ fn load_network(value: &str) -> Result<Arc<Network>, OptionError> {
     Ok(Arc::new(net))
 }
 
-impl Options {
+impl UciOptions {
     /// Applies `setoption name <name> [value <value>]`. Names match without
     /// regard to case; `notes` receives messages about clamped values.
     ///
@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn names_ignore_case_and_values_are_trimmed() {
-        let mut o = Options::default();
+        let mut o = UciOptions::default();
         let mut notes = Vec::new();
         assert_eq!(
             o.set("hAsH", Some(" 64 "), &mut notes),
@@ -381,7 +381,7 @@ mod tests {
 
     #[test]
     fn out_of_range_is_clamped_with_a_note() {
-        let mut o = Options::default();
+        let mut o = UciOptions::default();
         let mut notes = Vec::new();
         o.set("Threads", Some("0"), &mut notes).unwrap();
         assert_eq!(o.threads, 1);
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn bad_values_leave_options_unchanged() {
-        let mut o = Options::default();
+        let mut o = UciOptions::default();
         let mut notes = Vec::new();
         assert_eq!(
             o.set("Hash", Some("lots"), &mut notes),
@@ -418,7 +418,7 @@ mod tests {
             o.set("Contempt", Some("5"), &mut notes),
             Err(OptionError::Unknown("Contempt".into()))
         );
-        assert_eq!(o, Options::default());
+        assert_eq!(o, UciOptions::default());
     }
 
     #[test]

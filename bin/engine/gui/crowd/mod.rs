@@ -38,7 +38,7 @@ const COOKIE: &str = "pinmask_crowd";
 const ORGANISER: &str = "organiser";
 
 /// What `engine gui` was asked for about the crowd.
-pub struct Options {
+pub struct CrowdOptions {
     /// The database file.
     pub db: PathBuf,
     /// Experts whose identical sets make a task agreed.
@@ -75,7 +75,7 @@ impl Crowd {
     ///
     /// # Errors
     /// When the database or the token file cannot be used.
-    pub fn open(options: &Options, threads: usize, writer: Writer) -> Result<Crowd, String> {
+    pub fn open(options: &CrowdOptions, threads: usize, writer: Writer) -> Result<Crowd, String> {
         let store = Store::open(&options.db, threads, writer)?;
         let (secret, line) = match &options.organiser_token_file {
             Some(path) => (

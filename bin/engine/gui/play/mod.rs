@@ -33,7 +33,7 @@ pub use pool::{ReviewJob, Ticket};
 use seat::Seat;
 use serde::Deserialize;
 use serde_json::json;
-use session::{Setup, Strength};
+use session::{PlayStrength, Setup};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -517,7 +517,7 @@ fn setup(body: NewBody) -> Result<Setup, Reply> {
             }
         }
     };
-    let strength = Strength::parse(body.strength.as_deref().unwrap_or("full"))
+    let strength = PlayStrength::parse(body.strength.as_deref().unwrap_or("full"))
         .map_err(|e| bad("strength", e))?;
     let secs = |name: &str, value: Option<f64>, max: Duration| -> Result<Duration, Reply> {
         match value {
@@ -548,7 +548,7 @@ mod tests {
             start: Position::startpos(),
             chess960: false,
             person: Color::White,
-            strength: Strength::Full,
+            strength: PlayStrength::Full,
             clock: None,
         }
     }

@@ -4,7 +4,7 @@
 
 use super::pgn;
 use super::pool::{Done, Job, Pool, Ticket};
-use super::session::{self, End, Reason, Session, Setup, Strength};
+use super::session::{self, End, PlayStrength, Reason, Session, Setup};
 use super::store::Saved;
 use crate::gui::api;
 use crate::gui::events::Pushed;
@@ -130,7 +130,7 @@ impl Seat {
     pub fn restore(saved: &Saved, now: Instant) -> Result<Seat, String> {
         let start = Position::from_fen(&saved.start_fen).map_err(|e| e.to_string())?;
         let person = color_from(&saved.person).ok_or("bad side")?;
-        let strength = Strength::parse(&saved.strength)?;
+        let strength = PlayStrength::parse(&saved.strength)?;
         let clock_setup = saved
             .clock
             .map(|(b, i)| (Duration::from_millis(b), Duration::from_millis(i)));

@@ -19,7 +19,7 @@ const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 /// How strongly the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strength {
+pub enum PlayStrength {
     /// Full strength: the clock's time management (or [`UNTIMED_MOVE`]).
     Full,
     /// At most this long a move (a quarter of its clock if that is less).
@@ -29,19 +29,19 @@ pub enum Strength {
     Elo(u32),
 }
 
-impl Strength {
+impl PlayStrength {
     /// Parses `full`, `movetime:<ms>` (10 ms to 60 s) or `elo:<n>`
     /// ([`search::ELO_MIN`] to [`search::ELO_MAX`]).
-    pub fn parse(text: &str) -> Result<Strength, String> {
+    pub fn parse(text: &str) -> Result<PlayStrength, String> {
         if text == "full" {
-            return Ok(Strength::Full);
+            return Ok(PlayStrength::Full);
         }
         if let Some(Ok(ms @ 10..=60_000)) = text.strip_prefix("movetime:").map(str::parse::<u64>) {
-            return Ok(Strength::MoveTime(Duration::from_millis(ms)));
+            return Ok(PlayStrength::MoveTime(Duration::from_millis(ms)));
         }
         match text.strip_prefix("elo:").map(str::parse::<u32>) {
             Some(Ok(elo)) if (search::ELO_MIN..=search::ELO_MAX).contains(&elo) => {
-                Ok(Strength::Elo(elo))
+                Ok(PlayStrength::Elo(elo))
             }
             _ => Err(format!(
                 "strength must be \"full\", \"movetime:<10 to 60000 ms>\" or \"elo:<{} to {}>\", not {text:?}",
@@ -54,18 +54,18 @@ impl Strength {
     /// The name the page and the PGN show.
     pub fn label(self) -> String {
         match self {
-            Strength::Full => "full strength".to_string(),
-            Strength::MoveTime(t) => format!("{} s a move", t.as_secs_f64()),
-            Strength::Elo(elo) => format!("Elo {elo}"),
+            PlayStrength::Full => "full strength".to_string(),
+            PlayStrength::MoveTime(t) => format!("{} s a move", t.as_secs_f64()),
+            PlayStrength::Elo(elo) => format!("Elo {elo}"),
         }
     }
 
-    /// The same value as [`Strength::parse`] reads it.
+    /// The same value as [`PlayStrength::parse`] reads it.
     pub fn code(self) -> String {
         match self {
-            Strength::Full => "full".to_string(),
-            Strength::MoveTime(t) => format!("movetime:{}", t.as_millis()),
-            Strength::Elo(elo) => format!("elo:{elo}"),
+            PlayStrength::Full => "full".to_string(),
+            PlayStrength::MoveTime(t) => format!("movetime:{}", t.as_millis()),
+            PlayStrength::Elo(elo) => format!("elo:{elo}"),
         }
     }
 }
@@ -164,7 +164,7 @@ pub struct Setup {
     /// The person's side.
     pub person: Color,
     /// The engine's strength.
-    pub strength: Strength,
+    pub strength: PlayStrength,
     /// Base time and increment, or no clock.
     pub clock: Option<(Duration, Duration)>,
 }
@@ -329,25 +329,27 @@ impl Session {
             ..Limits::default()
         };
         let side = self.position().side_to_move();
-        if let Strength::Elo(elo) = self.setup.strength {
+        if let PlayStrength::Elo(elo) = self.setup.strength {
             // The position's key varies the choice among lines from move to
             // move, and repeats it for a repeated game.
             limits.strength = Some(search::Strength::new(elo, self.position().key()));
         }
         match (&self.clock, self.setup.strength) {
-            (Some(clock), Strength::Full | Strength::Elo(_)) => {
+            (Some(clock), PlayStrength::Full | PlayStrength::Elo(_)) => {
                 for color in Color::ALL {
                     limits.time[color.index()] = Some(clock.left(color, now));
                     limits.inc[color.index()] = Some(clock.time_control().increment);
                 }
             }
-            (Some(clock), Strength::MoveTime(t)) => {
+            (Some(clock), PlayStrength::MoveTime(t)) => {
                 // A quarter of what is left shrinks the clock geometrically:
                 // a fixed-time level never loses on time.
                 limits.movetime = Some(t.min(clock.left(side, now) / 4));
             }
-            (None, Strength::Full | Strength::Elo(_)) => limits.movetime = Some(UNTIMED_MOVE),
-            (None, Strength::MoveTime(t)) => limits.movetime = Some(t),
+            (None, PlayStrength::Full | PlayStrength::Elo(_)) => {
+                limits.movetime = Some(UNTIMED_MOVE)
+            }
+            (None, PlayStrength::MoveTime(t)) => limits.movetime = Some(t),
         }
         limits
     }
@@ -397,7 +399,7 @@ mod tests {
         Duration::from_millis(n)
     }
 
-    fn setup(person: Color, strength: Strength, clock: Option<(u64, u64)>) -> Setup {
+    fn setup(person: Color, strength: PlayStrength, clock: Option<(u64, u64)>) -> Setup {
         Setup {
             start: Position::startpos(),
             chess960: false,
@@ -414,10 +416,10 @@ mod tests {
 
     #[test]
     fn strengths_parse_and_print() {
-        assert_eq!(Strength::parse("full"), Ok(Strength::Full));
+        assert_eq!(PlayStrength::parse("full"), Ok(PlayStrength::Full));
         assert_eq!(
-            Strength::parse("movetime:500"),
-            Ok(Strength::MoveTime(ms(500)))
+            PlayStrength::parse("movetime:500"),
+            Ok(PlayStrength::MoveTime(ms(500)))
         );
         for bad in [
             "",
@@ -427,35 +429,35 @@ mod tests {
             "movetime:60001",
             "movetime:-5",
         ] {
-            assert!(Strength::parse(bad).is_err(), "{bad}");
+            assert!(PlayStrength::parse(bad).is_err(), "{bad}");
         }
-        assert_eq!(Strength::parse("elo:1500"), Ok(Strength::Elo(1500)));
+        assert_eq!(PlayStrength::parse("elo:1500"), Ok(PlayStrength::Elo(1500)));
         for bad in ["elo:1349", "elo:2101", "elo:", "elo:x"] {
-            assert!(Strength::parse(bad).is_err(), "{bad}");
+            assert!(PlayStrength::parse(bad).is_err(), "{bad}");
         }
-        assert_eq!(Strength::Elo(1800).label(), "Elo 1800");
+        assert_eq!(PlayStrength::Elo(1800).label(), "Elo 1800");
         for s in [
-            Strength::Full,
-            Strength::MoveTime(ms(100)),
-            Strength::Elo(2100),
+            PlayStrength::Full,
+            PlayStrength::MoveTime(ms(100)),
+            PlayStrength::Elo(2100),
         ] {
-            assert_eq!(Strength::parse(&s.code()), Ok(s));
+            assert_eq!(PlayStrength::parse(&s.code()), Ok(s));
         }
-        assert_eq!(Strength::MoveTime(ms(500)).label(), "0.5 s a move");
+        assert_eq!(PlayStrength::MoveTime(ms(500)).label(), "0.5 s a move");
     }
 
     #[test]
     fn the_engine_gets_the_clock_or_its_level() {
         let t0 = Instant::now();
         let full = Session::new(
-            setup(Color::Black, Strength::Full, Some((60_000, 2_000))),
+            setup(Color::Black, PlayStrength::Full, Some((60_000, 2_000))),
             t0,
         );
         let limits = full.limits(t0 + ms(1_500));
         assert_eq!(limits.time, [Some(ms(58_500)), Some(ms(60_000))]);
         assert_eq!(limits.inc, [Some(ms(2_000)); 2]);
         assert_eq!(limits.movetime, None);
-        let level = Strength::MoveTime(ms(1_000));
+        let level = PlayStrength::MoveTime(ms(1_000));
         let short = Session::new(setup(Color::Black, level, Some((2_000, 0))), t0);
         assert_eq!(
             short.limits(t0).movetime,
@@ -464,12 +466,12 @@ mod tests {
         );
         let long = Session::new(setup(Color::Black, level, Some((60_000, 0))), t0);
         assert_eq!(long.limits(t0).movetime, Some(ms(1_000)));
-        let untimed = Session::new(setup(Color::Black, Strength::Full, None), t0);
+        let untimed = Session::new(setup(Color::Black, PlayStrength::Full, None), t0);
         assert_eq!(untimed.limits(t0).movetime, Some(UNTIMED_MOVE));
         assert_eq!(untimed.limits(t0).time, [None, None]);
         assert!(untimed.limits(t0).strength.is_none());
         let weak = Session::new(
-            setup(Color::Black, Strength::Elo(1500), Some((60_000, 0))),
+            setup(Color::Black, PlayStrength::Elo(1500), Some((60_000, 0))),
             t0,
         );
         let limits = weak.limits(t0);
@@ -480,7 +482,10 @@ mod tests {
     #[test]
     fn undo_takes_back_to_the_persons_last_move() {
         let t0 = Instant::now();
-        let mut s = Session::new(setup(Color::White, Strength::Full, Some((60_000, 0))), t0);
+        let mut s = Session::new(
+            setup(Color::White, PlayStrength::Full, Some((60_000, 0))),
+            t0,
+        );
         assert!(s.undo(t0).is_err(), "nothing to take back");
         play(&mut s, "e2e4", t0);
         assert!(s.engine_to_move());
@@ -501,7 +506,10 @@ mod tests {
     #[test]
     fn a_flag_fall_and_a_resignation_are_final() {
         let t0 = Instant::now();
-        let mut s = Session::new(setup(Color::Black, Strength::Full, Some((1_000, 0))), t0);
+        let mut s = Session::new(
+            setup(Color::Black, PlayStrength::Full, Some((1_000, 0))),
+            t0,
+        );
         play(&mut s, "e2e4", t0 + ms(500));
         play(&mut s, "e7e5", t0 + ms(600));
         s.check_flag(t0 + ms(1_000));
@@ -514,11 +522,14 @@ mod tests {
         assert_eq!(s.end, time);
         assert!(s.undo(t0 + ms(1_200)).is_err());
         // A move that arrives after the flag fell does not count.
-        let mut late = Session::new(setup(Color::White, Strength::Full, Some((1_000, 0))), t0);
+        let mut late = Session::new(
+            setup(Color::White, PlayStrength::Full, Some((1_000, 0))),
+            t0,
+        );
         play(&mut late, "e2e4", t0 + ms(1_001));
         assert_eq!(late.moves().len(), 0);
         assert_eq!(late.end.map(|e| e.winner), Some(Some(Color::Black)));
-        let mut resigned = Session::new(setup(Color::White, Strength::Full, None), t0);
+        let mut resigned = Session::new(setup(Color::White, PlayStrength::Full, None), t0);
         resigned.resign(t0);
         assert_eq!(resigned.end.map(End::result), Some("0-1"));
         assert!(resigned.undo(t0).is_err());
@@ -526,7 +537,7 @@ mod tests {
         let mut bare = Session::new(
             Setup {
                 start: Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap(),
-                ..setup(Color::Black, Strength::Full, Some((1_000, 0)))
+                ..setup(Color::Black, PlayStrength::Full, Some((1_000, 0)))
             },
             t0,
         );
