@@ -38,6 +38,41 @@ const KILLED: &[Killed] = &[
         to: "    1",
         expect: "the table must hold every entry's slots",
     },
+    Killed {
+        lab: 8,
+        mutant: "src/lab08_special.rs:33:56: replace & with | in castling_moves",
+        from: "[Piece::King as usize] & 1u64 << king == 0",
+        to: "[Piece::King as usize] | 1u64 << king == 0",
+        expect: "the castling field gives the right, but the king is not on e1",
+    },
+    Killed {
+        lab: 8,
+        mutant: "src/lab08_special.rs:40:23: replace & with | in castling_moves",
+        from: "board.castling & king_side != 0",
+        to: "board.castling | king_side != 0",
+        expect: "the castling field has no right for it (K is not in the field)",
+    },
+    Killed {
+        lab: 8,
+        mutant: "src/lab08_special.rs:40:23: replace & with ^ in castling_moves",
+        from: "board.castling & king_side != 0",
+        to: "board.castling ^ king_side != 0",
+        expect: "the castling field has no right for it (K is not in the field)",
+    },
+    Killed {
+        lab: 8,
+        mutant: "src/lab08_special.rs:51:23: replace & with | in castling_moves",
+        from: "board.castling & queen_side != 0",
+        to: "board.castling | queen_side != 0",
+        expect: "the castling field has no right for it (Q is not in the field)",
+    },
+    Killed {
+        lab: 8,
+        mutant: "src/lab08_special.rs:51:23: replace & with ^ in castling_moves",
+        from: "board.castling & queen_side != 0",
+        to: "board.castling ^ queen_side != 0",
+        expect: "the castling field has no right for it (Q is not in the field)",
+    },
 ];
 
 /// `NAME # reason` lines of a lab's list; `#` lines are comments.

@@ -42,6 +42,12 @@ const HINT_CASTLE_RIGHTS: &str = "castling needs its right (1 = white king side,
 const HINT_CASTLE_ROOK: &str = "a castling right is not a rook: the right stays in a FEN (or a \
      GUI's position) after the rook is gone, so check that the rook of that side is on its \
      corner (h1 for e1g1, a1 for e1c1, h8 and a8 for Black), as well as the right.";
+const HINT_CASTLE_KING: &str = "a castling right is not a king on its square either: a FEN \
+     written by hand can keep the right after the king has moved, so check that the king is \
+     on e1 (e8) before making e1g1 or e1c1.";
+const HINT_CASTLE_NO_RIGHT: &str = "king and rook at home are not a right: a king that went \
+     out and came back has lost it. Test the bit of the castling field for that side (1 = K, \
+     2 = Q, 4 = k, 8 = q) with `castling & bit != 0`.";
 const HINT_EP_RANK: &str =
     "en passant takes two pawns off one rank at once: with both gone, a rook \
      or queen on that rank may see the king, a pin the pin masks cannot show. Play the capture \
@@ -143,49 +149,98 @@ fn differences(expected: &[String], got: &[String]) -> (Vec<String>, Vec<String>
 }
 
 /// Castling fields that name a right whose rook is not on its corner (captured, or a FEN
-/// written by hand), with the same position and only the rights that still hold: what
-/// movegen, which refuses the stale right, is asked.
-const STALE_RIGHTS: &[(&str, &str)] = &[
-    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
-    ("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
-    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
-    ("r3k3/8/8/8/8/8/8/4K3 b kq - 0 1", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"),
-    ("4k2r/8/8/8/8/8/8/4K3 b kq - 0 1", "4k2r/8/8/8/8/8/8/4K3 b k - 0 1"),
+/// written by hand), or whose king is not on its square, with the same position and only the
+/// rights that still hold: what movegen, which refuses the stale right, is asked. Then what a
+/// castling move there is missing.
+const STALE_RIGHTS: &[(&str, &str, Stale)] = &[
+    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", Stale::Rook),
+    ("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", Stale::Rook),
+    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", Stale::Rook),
+    ("r3k3/8/8/8/8/8/8/4K3 b kq - 0 1", "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", Stale::Rook),
+    ("4k2r/8/8/8/8/8/8/4K3 b kq - 0 1", "4k2r/8/8/8/8/8/8/4K3 b k - 0 1", Stale::Rook),
     // The rook's corner taken by another piece: a knight on h1.
-    ("4k3/8/8/8/8/8/8/4K2N w K - 0 1", "4k3/8/8/8/8/8/8/4K2N w - - 0 1"),
+    ("4k3/8/8/8/8/8/8/4K2N w K - 0 1", "4k3/8/8/8/8/8/8/4K2N w - - 0 1", Stale::Rook),
+    // The rooks at home, the king not: it stands on d1 (f1 would block the king side's path).
+    ("4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1", "4k3/8/8/8/8/8/8/R2K3R w - - 0 1", Stale::King),
+    ("r2k3r/8/8/8/8/8/8/4K3 b kq - 0 1", "r2k3r/8/8/8/8/8/8/4K3 b - - 0 1", Stale::King),
+    // King and rooks at home, the right gone (the king went out and came back): no castling.
+    ("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", Stale::Right),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", Stale::Right),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", Stale::Right),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQ - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQ - 0 1", Stale::Right),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQq - 0 1", Stale::Right),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQk - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQk - 0 1", Stale::Right),
 ];
 
-/// Castling with a right in the castling field but no rook on its corner: none.
+/// What an extra castling move of [`STALE_RIGHTS`] lacks.
+#[derive(Clone, Copy)]
+enum Stale {
+    /// The right is in the field, the rook is not on its corner.
+    Rook,
+    /// The right is in the field, the king is not on e1 (e8).
+    King,
+    /// The king and the rook are at home, the field has no right for that side.
+    Right,
+}
+
+/// Castling with a right in the castling field but no rook on its corner or no king on its
+/// square, or with both at home and no right: none.
 fn check_stale_rights(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
-    for (stale, valid) in STALE_RIGHTS {
+    for &(stale, valid, lacks) in STALE_RIGHTS {
         let got = names(&s.ask(LAB, "castling_moves", &[&fen_to_arg(stale)])?);
         let expected = oracle_moves(&pos_of(valid), |m| m.kind() == MoveKind::Castle);
         if let Err(d) = compare_move_lists("castling_moves(board)", stale, &expected, &got) {
             let (_, extra) = differences(&expected, &got);
-            let corners: Vec<&str> = extra
-                .iter()
-                .map(|m| match &m[2..4] {
-                    "g1" => "h1",
-                    "c1" => "a1",
-                    "g8" => "h8",
-                    _ => "a8",
-                })
-                .collect();
-            let summary = if extra.is_empty() {
-                d.summary
-            } else {
-                format!(
-                    "{}: the castling field gives the right, but there is no rook on its corner \
-                     ({})",
-                    d.summary,
-                    corners.join(", ")
-                )
+            let corner = |m: &String| match &m[2..4] {
+                "g1" => "h1",
+                "c1" => "a1",
+                "g8" => "h8",
+                _ => "a8",
+            };
+            let right = |m: &String| match &m[2..4] {
+                "g1" => "K",
+                "c1" => "Q",
+                "g8" => "k",
+                _ => "q",
+            };
+            let list = |f: &dyn Fn(&String) -> &'static str| {
+                extra.iter().map(f).collect::<Vec<_>>().join(", ")
+            };
+            let (summary, hint) = match lacks {
+                _ if extra.is_empty() => (d.summary, HINT_CASTLE_RIGHTS),
+                Stale::Rook => (
+                    format!(
+                        "{}: the castling field gives the right, but there is no rook on its \
+                         corner ({})",
+                        d.summary,
+                        list(&corner)
+                    ),
+                    HINT_CASTLE_ROOK,
+                ),
+                Stale::King => (
+                    format!(
+                        "{}: the castling field gives the right, but the king is not on {}: \
+                         the move starts from an empty square",
+                        d.summary,
+                        &extra[0][..2]
+                    ),
+                    HINT_CASTLE_KING,
+                ),
+                Stale::Right => (
+                    format!(
+                        "{}: king and rook are at home, but the castling field has no right \
+                         for it ({} is not in the field)",
+                        d.summary,
+                        list(&right)
+                    ),
+                    HINT_CASTLE_NO_RIGHT,
+                ),
             };
             return Err(fail(
                 Diagnosis::new(summary)
-                    .with_fen(*stale)
+                    .with_fen(stale)
                     .with_body(d.body)
-                    .with_hint(HINT_CASTLE_ROOK),
+                    .with_hint(hint),
             ));
         }
         *checked += 1;
