@@ -20,6 +20,7 @@ static FILES: LabFiles = crate::lab_files!(
         "depth-zero-counts-moves.bug",
         "divide-one-ply-too-deep.bug",
         "divide-drops-empty-moves.bug",
+        "cache-ignores-depth.bug",
         "child-not-used.bug",
         "counts-interior-nodes.bug",
     ]
@@ -60,6 +61,10 @@ const HINT_LEAVES: &str =
      the positions passed on the way down.";
 const HINT_GENERATOR: &str = "this is a bug in your move generator, found by perft: fix it in lab 8 \
      (`course check 8` shows more) and come back. The position above is the smallest where your moves differ.";
+const HINT_CACHE: &str =
+    "a count kept for later belongs to a position AND a depth: key the table by both (the \
+     position's key and `depth`), or keep no table; a table kept between calls that knows the \
+     position only answers a later, deeper question with an earlier, shallower count.";
 const HINT_PLAY: &str =
     "your move lists agree with the reference at every position on the way down, \
      but the positions themselves don't: check play() (lab 9) for the move named above.";
@@ -325,6 +330,20 @@ fn reference_divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 /// one ply deeper until the move lists themselves differ (or the counts disagree with perft).
 /// The diagnosis names the position, the path from the start, the moves and the counts.
 fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> {
+    // First: an answer that depends on what was asked before (a table of counts kept between
+    // calls without the depth in its key) is not a mistake of any one position.
+    let asked_late = ask_count(s, start, depth)?;
+    s.stop();
+    let asked_first = ask_count(s, start, depth)?;
+    if asked_late != asked_first {
+        return Ok(Diagnosis::new(format!(
+            "Asked first in a fresh program, perft(\"{start}\", {depth}) returns \
+             {asked_first}, after the checks before it {asked_late}: its answer depends on what \
+             it was asked before"
+        ))
+        .with_fen(start)
+        .with_hint(HINT_CACHE));
+    }
     let mut fen = start.to_string();
     let mut depth = depth;
     let mut path: Vec<String> = Vec::new();
