@@ -15,6 +15,7 @@ pub mod diagram;
 pub mod grade;
 pub mod inputs;
 pub mod labs;
+pub mod process;
 pub mod referee;
 pub mod report;
 pub mod runner;

@@ -1,32 +1,22 @@
 //! One UCI engine as a child process, spoken to as a GUI would: its stdin held open, each
-//! answer awaited with a deadline.
+//! answer awaited with a deadline on the clock (the tournament's clocks are the wall's).
 //!
-//! A thread reads the engine's stdout into a channel, so every wait is a `recv_timeout` (no
-//! polling) and the end of the output (the process died) is the channel's disconnection.
-//! Another thread keeps the last lines of its stderr for the report when it dies. Dropping an
-//! [`Engine`] sends `quit` and kills the process if it has not ended a moment later.
+//! The process driver ([`crate::process`]) starts it, reads its lines and says how it ended
+//! (its exit status and last lines on stderr). Dropping an [`Engine`] sends `quit` and kills
+//! the process if it has not ended a moment later.
 
-use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+use crate::process::{Deadline, Ended, NoLine, Process};
 
 /// How long an engine has to answer `uci` and `isready`.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long a dropped engine has to end after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
-
-/// Lines of output that may wait unread before the reader thread waits too (an engine that
-/// floods its output is slowed down, not held in memory).
-const BACKLOG: usize = 4096;
-
-/// Lines of stderr kept for the report of a crash.
-const STDERR_TAIL: usize = 4;
 
 /// How to start an engine and set it up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,12 +109,18 @@ pub enum NoAnswer {
     Died(String),
 }
 
+impl From<NoLine> for NoAnswer {
+    fn from(no: NoLine) -> NoAnswer {
+        match no {
+            NoLine::Hang(_) => NoAnswer::Timeout,
+            NoLine::Ended(ended) => NoAnswer::Died(ended.to_string()),
+        }
+    }
+}
+
 /// A running engine, past its handshake.
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    stderr: Receiver<Vec<String>>,
+    process: Process,
 }
 
 impl Engine {
@@ -160,56 +156,23 @@ impl Engine {
             Some(_) => resolve(&spec.program),
             None => spec.program.clone(),
         });
-        if let Some(sandbox) = &spec.sandbox {
-            sandbox.confine(&mut command).map_err(StartError::Spawn)?;
-        }
-        let mut child = command
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| StartError::Spawn(e.to_string()))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (line_tx, lines) = mpsc::sync_channel(BACKLOG);
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if line_tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let (tail_tx, tail_rx) = mpsc::channel();
-        thread::spawn(move || {
-            let _ = tail_tx.send(tail(stderr));
-        });
-        Ok(Engine {
-            child,
-            stdin,
-            lines,
-            stderr: tail_rx,
-        })
+        command.args(&spec.args);
+        let process = Process::start(command, spec.sandbox.as_ref()).map_err(StartError::Spawn)?;
+        Ok(Engine { process })
     }
 
     /// `uci` until `uciok`: the names of the options it offers.
     fn handshake(&mut self, timeout: Duration) -> Result<Vec<String>, StartError> {
         self.send("uci").map_err(died)?;
-        let deadline = Instant::now() + timeout;
+        let mut deadline = Deadline::clock(timeout);
         let mut offered = Vec::new();
         let mut printed = Vec::new();
         loop {
-            match self.next_line(deadline) {
+            match self
+                .process
+                .read_line(&mut deadline)
+                .map_err(NoAnswer::from)
+            {
                 Ok(line) if line.trim() == "uciok" => return Ok(offered),
                 Ok(line) => {
                     if let Some(name) = option_name(&line) {
@@ -236,8 +199,12 @@ impl Engine {
     /// `isready` until `readyok`.
     fn sync(&mut self, timeout: Duration) -> Result<(), NoAnswer> {
         self.send("isready")?;
-        let deadline = Instant::now() + timeout;
-        while self.next_line(deadline)?.trim() != "readyok" {}
+        let mut deadline = Deadline::clock(timeout);
+        self.process.read_until(
+            &mut deadline,
+            |l| (l.trim() == "readyok").then_some(()),
+            drop,
+        )?;
         Ok(())
     }
 
@@ -254,72 +221,34 @@ impl Engine {
     ) -> Result<(String, Duration), NoAnswer> {
         // Whatever is left from the last move (a second `bestmove`, late `info`) is not an
         // answer to this one.
-        while self.lines.try_recv().is_ok() {}
+        self.process.discard_unread();
         self.send(position)?;
         self.send(go)?;
         let started = Instant::now();
-        let deadline = started + allowed;
-        loop {
-            let line = self.next_line(deadline)?;
-            let mut words = line.split_whitespace();
-            if words.next() == Some("bestmove") {
-                return Ok((words.collect::<Vec<_>>().join(" "), started.elapsed()));
-            }
-        }
+        let mut deadline = Deadline::clock(allowed);
+        let best = self.process.read_until(&mut deadline, bestmove, drop)?;
+        Ok((best, started.elapsed()))
     }
 
     /// Writes one line and flushes it.
     fn send(&mut self, line: &str) -> Result<(), NoAnswer> {
-        let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
-        if written.is_err() {
-            return Err(NoAnswer::Died(self.end()));
-        }
-        Ok(())
-    }
-
-    /// The next line of output, waiting until `deadline` at most.
-    fn next_line(&mut self, deadline: Instant) -> Result<String, NoAnswer> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(NoAnswer::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(NoAnswer::Died(self.end())),
-        }
-    }
-
-    /// Ends the process and says how it ended: its exit status and last stderr lines.
-    fn end(&mut self) -> String {
-        let _ = self.child.kill();
-        let status = match self.child.wait() {
-            Ok(s) => s.to_string(),
-            Err(e) => e.to_string(),
-        };
-        let last = self
-            .stderr
-            .recv_timeout(QUIT_GRACE)
-            .unwrap_or_default()
-            .join(" / ");
-        if last.is_empty() {
-            status
-        } else {
-            format!("{status}: {last}")
-        }
+        self.process
+            .send(line)
+            .map_err(|ended: Ended| NoAnswer::Died(ended.to_string()))
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
-        let deadline = Instant::now() + QUIT_GRACE;
-        // Its output ends when it does; then (or at the deadline) make sure it is gone.
-        while self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .is_ok()
-        {}
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Its output ends when it does; then (or after the grace) the driver kills it.
+        self.process.close("quit", QUIT_GRACE);
     }
+}
+
+/// The words after `bestmove` in a `bestmove` line.
+fn bestmove(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    (words.next() == Some("bestmove")).then(|| words.collect::<Vec<_>>().join(" "))
 }
 
 /// A start error for a failure to write to the engine.
@@ -335,31 +264,6 @@ fn option_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("option name ")?;
     let end = rest.find(" type ").unwrap_or(rest.len());
     Some(rest[..end].trim()).filter(|n| !n.is_empty())
-}
-
-/// The last few non-empty lines of a stream, read to its end (a Rust panic's note on
-/// backtraces is left out: the lines before it say what happened).
-fn tail(stream: impl Read) -> Vec<String> {
-    let mut kept = VecDeque::new();
-    let mut reader = BufReader::new(stream);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim().to_string();
-                if line.is_empty() || line.starts_with("note: run with `RUST_BACKTRACE") {
-                    continue;
-                }
-                if kept.len() == STDERR_TAIL {
-                    kept.pop_front();
-                }
-                kept.push_back(line);
-            }
-        }
-    }
-    kept.into()
 }
 
 #[cfg(test)]
@@ -378,15 +282,6 @@ mod tests {
         );
         assert_eq!(option_name("option name  type x"), None);
         assert_eq!(option_name("id name Foo"), None);
-    }
-
-    #[test]
-    fn stderr_tail_keeps_the_last_lines_without_the_backtrace_note() {
-        let text = "a\n\nb\nc\nthread 'main' panicked at src/x.rs:1:1:\nboom\nnote: run with `RUST_BACKTRACE=1` to show\n";
-        assert_eq!(
-            tail(text.as_bytes()),
-            ["b", "c", "thread 'main' panicked at src/x.rs:1:1:", "boom"]
-        );
     }
 
     fn spec(program: &str, args: &[&str]) -> EngineSpec {
