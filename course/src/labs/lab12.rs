@@ -145,6 +145,12 @@ fn converse(s: &mut Student, lines: &[&str]) -> Result<Vec<String>, Verdict> {
         .ask(LAB, "conversation", &[&script])
         .map_err(|v| match v {
             Verdict::Fail(mut d) => {
+                // A `go depth N` that never ends is most often lab 11's search doing far more
+                // work than it needs, not a loop in lab 12.
+                let searching = lines.iter().any(|l| l.starts_with("go depth"));
+                if searching && d.summary.contains("did not answer within") {
+                    d.hint = Some(HINT_SLOW_SEARCH);
+                }
                 d.summary = format!("run() on the conversation {}: {}", shown(lines), d.summary);
                 d.fen = None;
                 Verdict::Fail(d)
@@ -445,6 +451,12 @@ fn illegal_move(fen: &str, moves: &str) -> Option<String> {
     }
     None
 }
+
+const HINT_SLOW_SEARCH: &str = "`go depth N` runs your lab 11 search, and a search that \
+     orders no moves (captures first, at every node) or whose quiescence also tries quiet moves \
+     can take minutes at depth 1 or 2 on a position with many captures, such as Kiwipete, \
+     where a right one takes milliseconds: `course check 11` says whether your search visits more \
+     nodes than it should. A loop in lab 12 that never reads the next command looks the same.";
 
 /// How long the engine program may take to answer `uci`, `isready` or `quit`.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
@@ -880,7 +892,17 @@ fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     p.send("position startpos");
     p.send("go depth 1");
     if p.until(ANSWER_WITHIN, |l| l.starts_with("bestmove")).is_none() {
-        return Err(silent(&p, "go depth 1"));
+        // Its answers to `uci` and `isready` came, so its output reaches a GUI: it is the
+        // search that did not end.
+        return Err(fail(
+            Diagnosis::new(format!(
+                "your engine program answered `uci` and `isready`, but gave no bestmove to \
+                 `go depth 1` within {} s: its search did not end",
+                ANSWER_WITHIN.as_secs()
+            ))
+            .with_body(p.transcript())
+            .with_hint(HINT_SLOW_SEARCH),
+        ));
     }
     // Whatever else that search printed comes before the `readyok`.
     p.send("isready");
