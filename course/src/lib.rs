@@ -1,11 +1,15 @@
 //! The course: twelve weekly labs in which students build their own bitboard chess engine,
 //! each checked against Pinmask's move generator as the oracle.
 //!
-//! The checker is a library ([`checker`], [`compare`], [`diagram`], [`shrink`], [`inputs`]);
-//! each lab's check is in [`labs`]; [`student`] talks to a student's workspace through its
-//! harness process, one query a line; [`cli`] is the runner, in two builds: the student's
-//! `course` and the instructor's `course-instructor`, which alone links the answer key (the
-//! `course_key` crate: reference solutions and planted bugs).
+//! The modules import one way (`course/tests/layers.rs` keeps it so), each using only those
+//! before it: the [`process`] driver (a program spoken to a line at a time, under the
+//! [`sandbox`]); [`student`], the harness of a student's workspace, one query a line, and the
+//! [`verdict`] its replies become; [`checker`], a lab's record and its check helpers; the
+//! oracle helpers ([`compare`], [`diagram`], [`shrink`], [`inputs`]); the [`labs`]; the
+//! [`workspace`]; the [`runner`] and its [`report`]; [`grade`]; and [`cli`], the command
+//! line, in two builds: the student's `course` and the instructor's `course-instructor`,
+//! which alone links the answer key (the `course_key` crate: reference solutions and planted
+//! bugs). The [`referee`] and the [`tournament`] play engines through the same driver.
 #![deny(missing_docs)]
 
 pub mod checker;
@@ -23,6 +27,7 @@ pub mod sandbox;
 pub mod shrink;
 pub mod student;
 pub mod tournament;
+pub mod verdict;
 pub mod watch;
 pub mod workspace;
 

@@ -1,16 +1,18 @@
 //! A student's harness process: one query a line out, one answer a line back, with a time
-//! limit per query. A panic is answered by the harness itself; a hang or a crash (a stack
-//! overflow aborts the process) restarts it for the next query.
+//! limit per query, through the process driver ([`crate::process`]). A panic is answered by
+//! the harness itself; a hang or a crash (a stack overflow aborts the process) restarts it for
+//! the next query. [`Student::ask`] turns every reply but an answer into the [`Verdict`] it
+//! means.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+pub use crate::process::Waiting;
+use crate::process::{Ended, NoLine, Process};
 use crate::sandbox::Sandbox;
+use crate::verdict::{Diagnosis, Verdict};
 
 /// The harness's answer to one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,54 +29,11 @@ pub enum Reply {
     Broken(String),
 }
 
-/// What a harness process that did not answer in time was doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Waiting {
-    /// Running on a core: computing (an endless loop, or very slow code).
-    Computing,
-    /// Blocked reading its standard input, where the checker's questions come from.
-    ReadingInput,
-    /// Blocked on something else (a sleep, a lock, another read).
-    Blocked,
-    /// Not known (no `/proc`).
-    Unknown,
-}
-
-/// What process `pid` is doing, from `/proc/PID/stat` (its state) and `/proc/PID/syscall`
-/// (the system call it is blocked in: 0 is `read`, whose first argument is the file).
-fn waiting(pid: u32) -> Waiting {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return Waiting::Unknown;
-    };
-    let state = stat
-        .rfind(')')
-        .and_then(|i| stat[i + 1..].split_whitespace().next())
-        .unwrap_or("");
-    if state == "R" {
-        return Waiting::Computing;
-    }
-    let syscall = std::fs::read_to_string(format!("/proc/{pid}/syscall")).unwrap_or_default();
-    let mut fields = syscall.split_whitespace();
-    match (fields.next(), fields.next()) {
-        (Some("0"), Some("0x0")) => Waiting::ReadingInput,
-        (Some(_), Some(_)) => Waiting::Blocked,
-        _ if state == "S" || state == "D" => Waiting::Blocked,
-        _ => Waiting::Unknown,
-    }
-}
-
-/// A running harness process.
-struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
 /// A student's built workspace, asked through its harness binary.
 pub struct Student {
     exe: PathBuf,
     dir: Option<PathBuf>,
-    running: Option<Running>,
+    running: Option<Process>,
     /// The instructor's time limit for one query (`course grade --query-timeout`).
     base_timeout: Duration,
     /// How many times the base the lab that runs allows one query ([`Student::scaled`]).
@@ -116,9 +75,9 @@ impl Student {
         }
     }
 
-    /// The student whose workspace `dir` was built by [`crate::workspace::build`].
+    /// The student whose workspace `dir` was built (`course check` builds it).
     pub fn in_workspace(dir: &Path) -> Student {
-        let mut student = Student::new(crate::workspace::harness_exe(dir));
+        let mut student = Student::new(harness_exe(dir));
         student.dir = Some(dir.to_path_buf());
         student
     }
@@ -160,6 +119,21 @@ impl Student {
     /// A program built in the workspace (`target/debug/NAME`, lab 12's `engine`), to be
     /// started with piped input and output: confined as the harness is, when grading.
     pub fn program(&self, name: &str) -> Result<Command, String> {
+        let mut command = Command::new(self.built(name)?);
+        if let Some(sandbox) = &self.sandbox {
+            sandbox.confine(&mut command)?;
+        }
+        Ok(command)
+    }
+
+    /// Starts a program built in the workspace (lab 12's `engine`) through the process
+    /// driver, confined as the harness is, when grading.
+    pub fn start_program(&self, name: &str) -> Result<Process, String> {
+        Process::start(Command::new(self.built(name)?), self.sandbox.as_ref())
+    }
+
+    /// The path of the workspace's program `name`, if it was built.
+    fn built(&self, name: &str) -> Result<PathBuf, String> {
         let dir = self.dir.as_deref().ok_or("the checker has no workspace")?;
         let exe = dir
             .join("target/debug")
@@ -167,11 +141,7 @@ impl Student {
         if !exe.is_file() {
             return Err(format!("{} was not built", exe.display()));
         }
-        let mut command = Command::new(exe);
-        if let Some(sandbox) = &self.sandbox {
-            sandbox.confine(&mut command)?;
-        }
-        Ok(command)
+        Ok(exe)
     }
 
     /// The time limit for one query now: the instructor's, times what the lab that runs
@@ -231,9 +201,8 @@ impl Student {
             line.push(' ');
             line.push_str(a);
         }
-        line.push('\n');
         if self.running.is_none() {
-            match start(&self.exe, self.sandbox.as_ref()) {
+            match Process::start(Command::new(&self.exe), self.sandbox.as_ref()) {
                 Ok(running) => self.running = Some(running),
                 Err(e) => return Reply::Broken(e),
             }
@@ -241,28 +210,18 @@ impl Student {
         let timeout = self.query_timeout();
         self.timeouts_used.insert((lab, timeout));
         let running = self.running.as_mut().expect("started above");
-        if running
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| running.stdin.flush())
-            .is_err()
-        {
-            return self.died();
+        if let Err(ended) = running.send(&line) {
+            return self.died(&ended);
         }
         // The time-out counts the harness's CPU time, so that the same work gets the same
-        // verdict on a busy grader.
-        let pid = running.child.id();
-        let deadline = crate::sandbox::FairDeadline::new(pid, timeout);
-        let mut wait = deadline.first();
-        let answer = loop {
-            match running.lines.recv_timeout(wait) {
-                Err(RecvTimeoutError::Timeout) => match deadline.more() {
-                    Some(more) => wait = more,
-                    None => break Err(RecvTimeoutError::Timeout),
-                },
-                other => break other,
-            }
-        };
+        // verdict on a busy grader. Lines without the marker are the student's own prints:
+        // not answers.
+        let mut deadline = running.fair_deadline(timeout);
+        let answer = running.read_until(
+            &mut deadline,
+            |line| line.strip_prefix('\u{1e}').map(str::to_string),
+            drop,
+        );
         match answer {
             Ok(answer) => {
                 self.todo_at = answer.strip_prefix("todo ").map(str::to_string);
@@ -272,34 +231,23 @@ impl Student {
                 }
                 reply
             }
-            Err(RecvTimeoutError::Timeout) => {
-                let program = if self.sandbox.is_some() {
-                    crate::sandbox::program_of(pid)
-                } else {
-                    pid
-                };
-                let doing = waiting(program);
+            Err(NoLine::Hang(doing)) => {
                 self.stop();
                 Reply::Hang(doing)
             }
-            Err(RecvTimeoutError::Disconnected) => self.died(),
+            Err(NoLine::Ended(ended)) => self.died(&ended),
         }
     }
 
     /// The process ended without answering: report what it printed (a stack overflow says so).
-    fn died(&mut self) -> Reply {
-        let Some(mut running) = self.running.take() else {
-            return Reply::Panic("the program stopped".into());
-        };
-        let _ = running.child.kill();
-        let status = running.child.wait();
-        let mut err = String::new();
-        if let Some(mut stderr) = running.child.stderr.take() {
-            let _ = stderr.read_to_string(&mut err);
-        }
-        let last = last_line(&err).to_string();
+    fn died(&mut self, ended: &Ended) -> Reply {
+        self.running = None;
         // Rust's allocator prints this and aborts when the memory limit refuses an allocation.
-        if let Some(alloc) = err.lines().find(|l| l.contains("memory allocation of")) {
+        if let Some(alloc) = ended
+            .stderr
+            .iter()
+            .find(|l| l.contains("memory allocation of"))
+        {
             let limit = match &self.sandbox {
                 Some(s) => format!(
                     "used more than {} MiB of memory, the limit",
@@ -312,29 +260,26 @@ impl Student {
                 alloc.trim()
             ));
         }
-        let what = match status {
+        let what = match ended.status {
             // An exit with a code is the student's own std::process::exit (a panic is
             // answered by the harness, a crash ends by a signal).
-            Ok(s) if s.code().is_some() => format!(
+            Some(s) if ended.exited() => format!(
                 "the program stopped ({s}): your code ended the whole program \
                  (std::process::exit?); a function must return its answer"
             ),
-            Ok(s) => format!("the program stopped ({s})"),
-            Err(_) => "the program stopped".to_string(),
+            Some(s) => format!("the program stopped ({s})"),
+            None => "the program stopped".to_string(),
         };
-        if last.is_empty() {
-            Reply::Panic(what)
-        } else {
-            Reply::Panic(format!("{what}: {last}"))
+        match ended.last_line() {
+            "" => Reply::Panic(what),
+            last => Reply::Panic(format!("{what}: {last}")),
         }
     }
 
     /// Ends the harness process (the next query starts a fresh one).
     pub fn stop(&mut self) {
-        if let Some(mut running) = self.running.take() {
-            let _ = running.child.kill();
-            let _ = running.child.wait();
-        }
+        // Dropping the process kills it.
+        self.running = None;
     }
 }
 
@@ -344,37 +289,58 @@ impl Drop for Student {
     }
 }
 
-fn start(exe: &Path, sandbox: Option<&Sandbox>) -> Result<Running, String> {
-    let mut command = Command::new(exe);
-    if let Some(sandbox) = sandbox {
-        sandbox.confine(&mut command)?;
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
-    let stdin = child.stdin.take().expect("stdin is piped");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let (tx, lines) = mpsc::channel();
-    thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            // Lines without the marker are the student's own prints: not answers.
-            let Some(answer) = line.strip_prefix('\u{1e}') else {
-                continue;
-            };
-            if tx.send(answer.to_string()).is_err() {
-                break;
-            }
+impl Student {
+    /// Asks one query and turns every answer but `ok` into the verdict it means: `todo` before
+    /// any of this lab's functions answered is "not started"; after, it names the unwritten
+    /// function; a panic or a hang names the query (and its position, if it had one).
+    pub fn ask(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<String, Verdict> {
+        if let Some((spent, asked)) = self.over_budget(lab) {
+            return Err(Verdict::Fail(
+                Diagnosis::new(format!(
+                    "correct so far ({asked} answers checked), but lab {lab} has taken {:.0} s, \
+                     more than the {} s a lab may take: some function is far slower than it \
+                     needs to be (the last one asked: {})",
+                    spent.as_secs_f64(),
+                    self.lab_budget().as_secs(),
+                    call_text(function, args)
+                ))
+                .with_hint(
+                    "a correct solution checks in a few seconds: build tables (attack tables, \
+                     magics, zobrist keys) once, in a `static` with `std::sync::OnceLock` or \
+                     before the loop, not on every call; and don't allocate inside hot loops.",
+                ),
+            ));
         }
-    });
-    Ok(Running {
-        child,
-        stdin,
-        lines,
-    })
+        match self.call(lab, function, args) {
+            Reply::Ok(answer) => Ok(answer),
+            Reply::NotStarted if self.todo_at().is_some_and(|at| !in_own_file(at, lab)) => {
+                Err(Verdict::Fail(Diagnosis::new(format!(
+                    "{}: it calls a function that is not written yet, the todo!() at {}. Finish that lab first (or write this one without it).",
+                    call_text(function, args),
+                    self.todo_at().unwrap_or("?")
+                ))))
+            }
+            Reply::NotStarted if !self.answered(lab) => Err(Verdict::NotStarted),
+            reply => Err(Verdict::Fail(reply_diagnosis(function, args, &reply, self))),
+        }
+    }
+
+    /// Like [`Student::ask`], for a bitboard answer.
+    pub fn ask_bitboard(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<u64, Verdict> {
+        let answer = self.ask(lab, function, args)?;
+        parse_bitboard(&answer).ok_or_else(|| {
+            Verdict::Fail(Diagnosis::new(format!(
+                "{} answered `{answer}`, which is not a bitboard (the harness prints 0x and 16 hex digits)",
+                call_text(function, args)
+            )))
+        })
+    }
+}
+
+/// The harness binary of a built workspace.
+pub fn harness_exe(dir: &Path) -> PathBuf {
+    dir.join("target/debug")
+        .join(format!("harness{}", std::env::consts::EXE_SUFFIX))
 }
 
 fn parse_reply(line: &str) -> Reply {
@@ -418,4 +384,103 @@ pub fn unescape(text: &str) -> String {
         }
     }
     out
+}
+
+/// The diagnosis for an answer that isn't `ok`.
+fn reply_diagnosis(function: &str, args: &[&str], reply: &Reply, student: &Student) -> Diagnosis {
+    let call = call_text(function, args);
+    let mut diagnosis = match reply {
+        Reply::Ok(answer) => Diagnosis::new(format!("{call} answered {answer}")),
+        Reply::NotStarted => Diagnosis::new(format!(
+            "{call}: `{function}` is not written yet (it still calls todo!()); the functions before it are right, so write `{function}` next"
+        )),
+        Reply::Panic(message) if message.starts_with("the program stopped") => {
+            Diagnosis::new(format!("{call} crashed: {message}"))
+        }
+        Reply::Panic(message) => Diagnosis::new(format!("{call} panicked: {message}")),
+        Reply::Hang(doing) => {
+            let within = student.query_timeout().as_secs_f64();
+            let why = match doing {
+                Waiting::Computing => "it was computing all along: an endless loop, or much \
+                     slower code than needed?",
+                Waiting::ReadingInput => "it was waiting to read its standard input: your \
+                     functions must not read stdin (the checker's questions come that way); \
+                     take everything from the arguments",
+                Waiting::Blocked => "it was blocked, not computing: a sleep, a lock, or a read \
+                     that never ends?",
+                Waiting::Unknown => "an endless loop?",
+            };
+            Diagnosis::new(format!("{call} did not answer within {within:.1} s: {why}"))
+        }
+        Reply::Broken(message) => {
+            Diagnosis::new(format!("{call}: the checker could not ask it: {message}"))
+        }
+    };
+    if let Some(fen) = fen_arg(args) {
+        diagnosis = diagnosis.with_fen(fen);
+    }
+    if let Reply::Panic(message) = reply {
+        if let Some(hint) = panic_hint(message) {
+            diagnosis = diagnosis.with_hint(hint);
+        }
+    }
+    diagnosis
+}
+
+/// The hint for the panics students meet most.
+fn panic_hint(message: &str) -> Option<&'static str> {
+    if message.contains("shift left with overflow") || message.contains("shift right with overflow")
+    {
+        Some("a shift by 64 or more, or a shift of a 32-bit number: `1 << sq` where the 1 is an i32 \
+              overflows from square 32 on. Shift a 64-bit one: `1u64 << sq`.")
+    } else if message.contains("subtract with overflow") {
+        Some(
+            "a subtraction went below zero. In a debug build `0u64 - 1` panics; where the wrap \
+              around is what you mean (the subtraction trick), write `a.wrapping_sub(b)`.",
+        )
+    } else if message.contains("multiply with overflow") {
+        Some("a multiplication overflowed; for magic numbers write `a.wrapping_mul(b)`.")
+    } else if message.contains("add with overflow") {
+        Some("an addition overflowed: a square index past 63, or a counter too small for its type?")
+    } else if message.contains("index out of bounds") {
+        Some("an index past the end of an array: a square index that went off the board (below 0 or above 63)?")
+    } else if message.contains("overflowed its stack") || message.contains("stack overflow") {
+        Some("endless recursion: a function that calls itself needs a case that stops (depth 0).")
+    } else {
+        None
+    }
+}
+
+/// Whether the `todo!()` at `at` (`src/lab07_legal.rs:12`) is in lab `lab`'s own file: by the
+/// course's contract a lab's module is `labNN_<name>` (`course/tests/layers.rs` checks it).
+fn in_own_file(at: &str, lab: u8) -> bool {
+    at.starts_with(&format!("src/lab{lab:02}_"))
+}
+
+/// A query as the student would call it: `popcount(0x0000000000000001)`; FEN arguments
+/// get their spaces back.
+pub fn call_text(function: &str, args: &[&str]) -> String {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.contains('/') {
+                format!("\"{}\"", a.replace('_', " "))
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    format!("{function}({})", shown.join(", "))
+}
+
+/// The FEN among a query's arguments, if one is.
+pub fn fen_arg(args: &[&str]) -> Option<String> {
+    args.iter()
+        .find(|a| a.contains('/'))
+        .map(|a| a.replace('_', " "))
+}
+
+/// Reads a `0x...` bitboard answer.
+pub fn parse_bitboard(answer: &str) -> Option<u64> {
+    u64::from_str_radix(answer.trim().strip_prefix("0x")?, 16).ok()
 }

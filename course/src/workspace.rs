@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::checker::Lab;
+/// The harness binary of a built workspace (the harness's own knowledge, named here too).
+pub use crate::student::harness_exe;
 
 /// The provided types every lab uses.
 pub const TYPES_RS: &str = include_str!("../student/types.rs");
@@ -185,12 +187,6 @@ fn write_if_changed(path: impl AsRef<Path>, text: impl AsRef<[u8]>) -> io::Resul
 /// Whether `dir` looks like a student workspace.
 pub fn is_workspace(dir: &Path) -> bool {
     dir.join("Cargo.toml").is_file() && dir.join("src/bin/harness.rs").is_file()
-}
-
-/// The harness binary of a built workspace.
-pub fn harness_exe(dir: &Path) -> PathBuf {
-    dir.join("target/debug")
-        .join(format!("harness{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// Builds the workspace's harness in its own target dir. `Err` carries the compiler's
