@@ -44,9 +44,12 @@ pub struct Student {
     queries: usize,
     todo_at: Option<String>,
     sandbox: Option<Sandbox>,
-    /// The lab being checked, when its check started, and the queries asked before it.
-    lab_clock: Option<(u8, Instant, usize)>,
+    /// The lab being checked, when its check started, the queries asked before it, and the
+    /// CPU time this process and its children had used then.
+    lab_clock: Option<(u8, Instant, usize, Duration)>,
     lab_budget: Duration,
+    /// Past the budget on the clock, when to look at the CPU time again.
+    next_look: std::cell::Cell<Option<Instant>>,
 }
 
 /// How long one lab's check may take in all (a correct solution takes a few seconds).
@@ -72,6 +75,7 @@ impl Student {
             sandbox: None,
             lab_clock: None,
             lab_budget: LAB_BUDGET,
+            next_look: std::cell::Cell::new(None),
         }
     }
 
@@ -90,7 +94,9 @@ impl Student {
 
     /// Starts the clock of `lab`'s check ([`LAB_BUDGET`]).
     pub fn start_lab(&mut self, lab: u8) {
-        self.lab_clock = Some((lab, Instant::now(), self.queries));
+        let cpu = crate::sandbox::cpu_time(std::process::id());
+        self.lab_clock = Some((lab, Instant::now(), self.queries, cpu));
+        self.next_look.set(None);
     }
 
     /// Sets how long one lab's check may take ([`LAB_BUDGET`] unless set).
@@ -104,10 +110,27 @@ impl Student {
     }
 
     /// Past the lab's budget: how long the lab has run, and the queries answered in it.
+    ///
+    /// Fair under load: past the budget on the clock, the lab is over only once this process
+    /// and the harness have also used the budget in CPU time (looked at once a second), or
+    /// the clock has run [`crate::sandbox::WALL_SLACK`] times the budget; a busy grader gives
+    /// a lab less of the CPU, not less time.
     pub fn over_budget(&self, lab: u8) -> Option<(Duration, usize)> {
-        let (current, started, before) = self.lab_clock?;
+        let (current, started, before, cpu_before) = self.lab_clock?;
         let spent = started.elapsed();
-        (current == lab && spent > self.lab_budget).then(|| (spent, self.queries - before))
+        if current != lab || spent <= self.lab_budget {
+            return None;
+        }
+        let now = Instant::now();
+        if self.next_look.get().is_some_and(|at| now < at) {
+            return None;
+        }
+        let cpu = crate::sandbox::cpu_time(std::process::id()).saturating_sub(cpu_before);
+        if cpu <= self.lab_budget && spent <= self.lab_budget * crate::sandbox::WALL_SLACK {
+            self.next_look.set(Some(now + Duration::from_secs(1)));
+            return None;
+        }
+        Some((spent, self.queries - before))
     }
 
     /// Runs the harness in `sandbox` from now on (`course grade`): each start is confined.
