@@ -243,7 +243,7 @@ pub fn cpu_time(pid: u32) -> std::time::Duration {
     let mut todo = vec![pid];
     while let Some(p) = todo.pop() {
         total += ticks(p);
-        todo.extend(children_of(p));
+        todo.extend(children_listed(p).unwrap_or_else(|| children_of(p)));
     }
     #[cfg(unix)]
     // SAFETY: sysconf reads a constant of the system.
@@ -301,10 +301,33 @@ impl FairDeadline {
 /// The process that runs the program `Command` started as `pid`: under the sandbox, `pid`
 /// only waits for it (its one child, PID 1 of the program's own namespace).
 pub fn program_of(pid: u32) -> u32 {
-    match children_of(pid).as_slice() {
+    match children_listed(pid)
+        .unwrap_or_else(|| children_of(pid))
+        .as_slice()
+    {
         [only] => *only,
         _ => pid,
     }
+}
+
+/// The children of `pid` as its threads' `/proc/PID/task/TID/children` files list them (a
+/// few small reads, where [`children_of`] reads every process's `stat`); `None` where the
+/// kernel has no such files.
+fn children_listed(pid: u32) -> Option<Vec<u32>> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut children = Vec::new();
+    let mut listed = false;
+    for task in tasks.flatten() {
+        let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+            continue;
+        };
+        listed = true;
+        children.extend(
+            text.split_whitespace()
+                .filter_map(|w| w.parse::<u32>().ok()),
+        );
+    }
+    listed.then_some(children)
 }
 
 /// A process's parent, from `/proc/PID/stat` (the field after the command name, which may
