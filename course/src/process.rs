@@ -234,16 +234,21 @@ impl Process {
         while self.lines.try_recv().is_ok() {}
     }
 
-    /// Asks it to end: writes `line` (`quit`) and waits up to `grace` for its output to end
-    /// (dropping it then kills it, if it has not ended).
-    pub fn close(&mut self, line: &str, grace: Duration) {
+    /// Asks it to end: writes `line` (`quit`) and waits up to `grace` for its output to end.
+    /// How it ended, or `None` if it still runs then (dropping it kills it).
+    pub fn close(&mut self, line: &str, grace: Duration) -> Option<Ended> {
         let _ = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         let until = Instant::now() + grace;
-        while self
-            .lines
-            .recv_timeout(until.saturating_duration_since(Instant::now()))
-            .is_ok()
-        {}
+        loop {
+            match self
+                .lines
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => return Some(self.end()),
+            }
+        }
     }
 
     /// Kills it (if it still runs) and says how it ended.
@@ -376,6 +381,15 @@ mod tests {
         );
         assert_eq!(answer, Ok("42".to_string()));
         assert_eq!(other, ["chatter"]);
+    }
+
+    #[test]
+    fn a_program_asked_to_end_says_whether_it_did() {
+        let mut p = sh("read l; exit 0");
+        let ended = p.close("quit", Duration::from_secs(5));
+        assert!(ended.is_some_and(|e| e.exited()));
+        let mut p = sh("while :; do sleep 1; done");
+        assert_eq!(p.close("quit", Duration::from_millis(200)), None);
     }
 
     #[test]

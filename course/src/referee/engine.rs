@@ -241,7 +241,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         // Its output ends when it does; then (or after the grace) the driver kills it.
-        self.process.close("quit", QUIT_GRACE);
+        let _ = self.process.close("quit", QUIT_GRACE);
     }
 }
 
