@@ -142,10 +142,22 @@ pub fn check_cases<T: Clone>(
         };
         let mut smallest = (input, verdict);
         let mut tries = 0;
-        'shrinking: while tries < 5_000 {
+        // A case that hangs costs a whole time-out per try: shrink it a little only, and
+        // never past the lab's budget (whose verdict would hide the hang).
+        let mut hung = 0;
+        'shrinking: while tries < 5_000 && hung < MAX_HUNG_TRIES {
             for candidate in simpler(&smallest.0) {
+                if student.budget_spent() {
+                    break 'shrinking;
+                }
                 tries += 1;
                 if let Err(v @ Verdict::Fail(_)) = case(student, &candidate) {
+                    if student.budget_spent() {
+                        break 'shrinking;
+                    }
+                    if is_hang(&v) {
+                        hung += 1;
+                    }
                     smallest = (candidate, v);
                     continue 'shrinking;
                 }
@@ -155,6 +167,14 @@ pub fn check_cases<T: Clone>(
         return Err(smallest.1);
     }
     Ok(())
+}
+
+/// How many smaller cases that hang, each a whole time-out, shrinking tries.
+const MAX_HUNG_TRIES: u32 = 2;
+
+/// Whether `verdict` is a query that did not answer in time.
+fn is_hang(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Fail(d) if d.summary.contains("did not answer within"))
 }
 
 /// A bitboard as a query argument.

@@ -133,6 +133,12 @@ impl Student {
         Some((spent, self.queries - before))
     }
 
+    /// Whether the lab being checked is past its budget ([`Student::over_budget`]).
+    pub fn budget_spent(&self) -> bool {
+        self.lab_clock
+            .is_some_and(|(lab, ..)| self.over_budget(lab).is_some())
+    }
+
     /// Runs the harness in `sandbox` from now on (`course grade`): each start is confined.
     pub fn set_sandbox(&mut self, sandbox: Sandbox) {
         self.stop();
