@@ -20,8 +20,6 @@ pub const TYPES_RS: &str = include_str!("../student/types.rs");
 pub const HARNESS_MOD_RS: &str = include_str!("../student/harness.rs");
 /// The provided query loop.
 pub const HARNESS_BIN_RS: &str = include_str!("../student/bin_harness.rs");
-/// Lab 12's engine binary.
-pub const ENGINE_BIN_RS: &str = include_str!("../student/engine.rs");
 
 /// The student module lab `lab` fills (`src/<module>.rs`), from its record.
 pub fn module_name(lab: u8) -> Option<&'static str> {

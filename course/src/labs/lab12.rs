@@ -1,9 +1,6 @@
 //! Lab 12's checker: scripted UCI conversations with the student's loop, then a short game
 //! against our engine at a handicap (`UCI_Elo`), every move of which must be legal.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use movegen::{Game, Position};
@@ -11,6 +8,7 @@ use search::{Limits, SearchControl, Searcher, Strength};
 
 use super::lab09::{legal_names, uci};
 use crate::checker::{fail, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::process::Process;
 use crate::student::{unescape, Student};
 
 static FILES: LabFiles = crate::lab_files!(
@@ -114,7 +112,7 @@ pub static LAB12: LabRecord = LabRecord {
     module: "lab12_uci",
     title: "UCI and a tournament",
     files: &FILES,
-    extra_files: &[("src/bin/engine.rs", crate::workspace::ENGINE_BIN_RS)],
+    extra_files: &[("src/bin/engine.rs", include_str!("../../student/engine.rs"))],
     query_scale: 2,
     check: check_lab,
 };
@@ -465,9 +463,7 @@ const TIME_SLACK: Duration = Duration::from_millis(1500);
 
 /// The student's engine as a real program: its input held open, as a GUI holds it.
 struct Program {
-    child: Child,
-    input: ChildStdin,
-    lines: mpsc::Receiver<String>,
+    process: Process,
     sent: Vec<String>,
     got: Vec<String>,
 }
@@ -475,45 +471,24 @@ struct Program {
 impl Program {
     fn send(&mut self, line: &str) -> bool {
         self.sent.push(line.to_string());
-        writeln!(self.input, "{line}")
-            .and_then(|()| self.input.flush())
-            .is_ok()
+        self.process.send(line).is_ok()
     }
 
     /// Lines up to the first for which `done` holds, within `within` of the engine's CPU time
-    /// ([`crate::sandbox::FairDeadline`]: fair on a busy grader); `None` past it.
+    /// (the driver's fair deadline: fair on a busy grader); `None` past it or at its end.
     fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Option<String> {
-        let pid = crate::sandbox::program_of(self.child.id());
-        let deadline = crate::sandbox::FairDeadline::new(pid, within);
-        let mut wait_until = Instant::now() + deadline.first();
-        loop {
-            let left = wait_until.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let line = line.trim_end().to_string();
-                    self.got.push(line.clone());
-                    if done(&line) {
-                        return Some(line);
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    wait_until = Instant::now() + deadline.more()?;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-            }
-        }
+        let mut deadline = self.process.fair_deadline(within);
+        let got = &mut self.got;
+        let answer = |line: &str| {
+            got.push(line.to_string());
+            done(line).then(|| line.to_string())
+        };
+        self.process.read_until(&mut deadline, answer, drop).ok()
     }
 
     fn transcript(&self) -> String {
         let sent: Vec<&str> = self.sent.iter().map(String::as_str).collect();
         transcript(&sent, &self.got)
-    }
-}
-
-impl Drop for Program {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -828,35 +803,11 @@ fn check_conformance(s: &mut Student, checked: &mut usize) -> Result<(), Verdict
 
 /// Starts the workspace's `engine` program with its input and output piped.
 fn start_program(s: &Student) -> Result<Program, Verdict> {
-    let mut command = s
-        .program("engine")
+    let process = s
+        .start_program("engine")
         .map_err(|e| fail(Diagnosis::new(format!("your engine program: {e}"))))?;
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| {
-            fail(Diagnosis::new(format!(
-                "cannot start your engine program: {e}"
-            )))
-        })?;
-    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err(fail(Diagnosis::new("cannot talk to your engine program")));
-    };
-    let (tx, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(output).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
     Ok(Program {
-        child,
-        input,
-        lines,
+        process,
         sent: Vec::new(),
         got: Vec::new(),
     })
@@ -1001,29 +952,15 @@ fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             .with_hint(HINT_ILLEGAL),
         ));
     }
-    p.send("quit");
-    let deadline = Instant::now() + ANSWER_WITHIN;
-    loop {
-        match p.child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if Instant::now() < deadline => {
-                // The reader ends when the program closes its output; wait on that.
-                let left = deadline.saturating_duration_since(Instant::now());
-                if let Err(mpsc::RecvTimeoutError::Disconnected) = p.lines.recv_timeout(left) {
-                    let _ = p.child.wait();
-                    break;
-                }
-            }
-            _ => {
-                return Err(fail(
-                    Diagnosis::new(format!(
-                        "your engine program did not exit within {} s of `quit`",
-                        ANSWER_WITHIN.as_secs()
-                    ))
-                    .with_body(p.transcript()),
-                ));
-            }
-        }
+    p.sent.push("quit".to_string());
+    if p.process.close("quit", ANSWER_WITHIN).is_none() {
+        return Err(fail(
+            Diagnosis::new(format!(
+                "your engine program did not exit within {} s of `quit`",
+                ANSWER_WITHIN.as_secs()
+            ))
+            .with_body(p.transcript()),
+        ));
     }
     *checked += 2;
     Ok(())
