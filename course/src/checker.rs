@@ -7,7 +7,7 @@ use crate::student::Student;
 // The words of a check's outcome, and the query helpers, where the lab checkers have always
 // found them: the harness below uses them too.
 pub use crate::student::{call_text, fen_arg, parse_bitboard};
-pub use crate::verdict::{Diagnosis, Verdict};
+pub use crate::verdict::{CheckVerdict, Diagnosis};
 
 /// One weekly lab: its files and the check that compares a student's functions with the oracle.
 pub trait Lab: Sync {
@@ -28,7 +28,7 @@ pub trait Lab: Sync {
     fn query_scale(&self) -> u32;
     /// Asks the student's functions through `student` and judges the answers, each query
     /// within [`Lab::query_scale`] times the instructor's time-out.
-    fn check(&self, student: &mut Student) -> Verdict;
+    fn check(&self, student: &mut Student) -> CheckVerdict;
 }
 
 /// One lab, in one record: what identifies it (number, slug, module, title), its files and
@@ -52,7 +52,7 @@ pub struct LabRecord {
     /// replaces it, so `course grade --query-timeout` reaches every lab.
     pub query_scale: u32,
     /// Asks the student's functions and judges the answers.
-    pub check: fn(&mut Student) -> Verdict,
+    pub check: fn(&mut Student) -> CheckVerdict,
 }
 
 impl Lab for LabRecord {
@@ -77,14 +77,14 @@ impl Lab for LabRecord {
     fn query_scale(&self) -> u32 {
         self.query_scale
     }
-    fn check(&self, student: &mut Student) -> Verdict {
+    fn check(&self, student: &mut Student) -> CheckVerdict {
         student.scaled(self.query_scale, self.check)
     }
 }
 
 /// A failing verdict with this diagnosis: the checkers' shorthand.
-pub fn fail(d: Diagnosis) -> Verdict {
-    Verdict::Fail(d)
+pub fn fail(d: Diagnosis) -> CheckVerdict {
+    CheckVerdict::Fail(d)
 }
 
 /// The files of one lab folder (`course/labs/NN-slug/`) that a student's workspace gets. The
@@ -128,16 +128,16 @@ pub fn check_cases<T: Clone>(
     student: &mut Student,
     inputs: impl IntoIterator<Item = T>,
     simpler: impl Fn(&T) -> Vec<T>,
-    mut case: impl FnMut(&mut Student, &T) -> Result<(), Verdict>,
+    mut case: impl FnMut(&mut Student, &T) -> Result<(), CheckVerdict>,
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     for input in inputs {
         let verdict = match case(student, &input) {
             Ok(()) => {
                 *checked += 1;
                 continue;
             }
-            Err(Verdict::Fail(d)) => Verdict::Fail(d),
+            Err(CheckVerdict::Fail(d)) => CheckVerdict::Fail(d),
             Err(other) => return Err(other),
         };
         let mut smallest = (input, verdict);
@@ -151,7 +151,7 @@ pub fn check_cases<T: Clone>(
                     break 'shrinking;
                 }
                 tries += 1;
-                if let Err(v @ Verdict::Fail(_)) = case(student, &candidate) {
+                if let Err(v @ CheckVerdict::Fail(_)) = case(student, &candidate) {
                     if student.budget_spent() {
                         break 'shrinking;
                     }
@@ -173,8 +173,8 @@ pub fn check_cases<T: Clone>(
 const MAX_HUNG_TRIES: u32 = 2;
 
 /// Whether `verdict` is a query that did not answer in time.
-fn is_hang(verdict: &Verdict) -> bool {
-    matches!(verdict, Verdict::Fail(d) if d.summary.contains("did not answer within"))
+fn is_hang(verdict: &CheckVerdict) -> bool {
+    matches!(verdict, CheckVerdict::Fail(d) if d.summary.contains("did not answer within"))
 }
 
 /// A bitboard as a query argument.

@@ -50,5 +50,5 @@ macro_rules! say_raw {
     }};
 }
 
-pub use checker::{Diagnosis, Lab, LabFiles, Verdict};
+pub use checker::{CheckVerdict, Diagnosis, Lab, LabFiles};
 pub use student::{Reply, Student};

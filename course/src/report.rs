@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::checker::{Lab, Verdict};
+use crate::checker::{CheckVerdict, Lab};
 
 /// `text` with every character that could change how a terminal or an editor shows the
 /// rest made visible as an escape: C0 controls, DEL and C1 controls as `\x1b` or `\u{9b}`,
@@ -68,12 +68,12 @@ pub struct LabReport {
 
 impl LabReport {
     /// The report of a checked lab.
-    pub fn from_verdict(lab: &dyn Lab, verdict: &Verdict) -> LabReport {
+    pub fn from_verdict(lab: &dyn Lab, verdict: &CheckVerdict) -> LabReport {
         let mut report = LabReport::new(lab, verdict.word(), "");
         match verdict {
-            Verdict::Pass { checked } => report.checks = Some(*checked),
-            Verdict::NotStarted => {}
-            Verdict::Fail(d) => {
+            CheckVerdict::Pass { checked } => report.checks = Some(*checked),
+            CheckVerdict::NotStarted => {}
+            CheckVerdict::Fail(d) => {
                 report.summary = visible(d.summary.lines().next().unwrap_or(""), false);
                 report.diagnosis = visible(&d.to_string(), true);
                 report.fen = d.fen.as_deref().map(|f| visible(f, false));

@@ -3,13 +3,13 @@
 use std::fs;
 use std::path::Path;
 
-use crate::checker::{Lab, Verdict};
+use crate::checker::{CheckVerdict, Lab};
 use crate::report::{LabReport, StudentReport};
 use crate::student::Student;
 use crate::workspace;
 
 /// Checks `labs` in a built workspace, one harness process for all of them.
-pub fn check_built(dir: &Path, labs: &[&dyn Lab]) -> Vec<(u8, Verdict)> {
+pub fn check_built(dir: &Path, labs: &[&dyn Lab]) -> Vec<(u8, CheckVerdict)> {
     let mut student = Student::in_workspace(dir);
     labs.iter()
         .map(|lab| (lab.number(), check_lab(&mut student, *lab)))
@@ -17,7 +17,7 @@ pub fn check_built(dir: &Path, labs: &[&dyn Lab]) -> Vec<(u8, Verdict)> {
 }
 
 /// Checks one lab, with its time budget ([`crate::student::LAB_BUDGET`]) running.
-pub fn check_lab(student: &mut Student, lab: &dyn Lab) -> Verdict {
+pub fn check_lab(student: &mut Student, lab: &dyn Lab) -> CheckVerdict {
     student.start_lab(lab.number());
     lab.check(student)
 }
@@ -27,7 +27,7 @@ pub enum Outcome {
     /// The workspace did not compile; the compiler's messages.
     BuildFailed(String),
     /// Each lab's verdict, in order.
-    Checked(Vec<(u8, Verdict)>),
+    Checked(Vec<(u8, CheckVerdict)>),
 }
 
 /// Builds `dir` and checks `labs`; records the verdicts in `dir/.course/progress`.
@@ -41,7 +41,11 @@ pub fn check(dir: &Path, labs: &[&dyn Lab]) -> Outcome {
 }
 
 /// The report of `verdicts` (one per lab of `labs`, in order) for `student`.
-pub fn to_report(student: &str, labs: &[&dyn Lab], verdicts: &[(u8, Verdict)]) -> StudentReport {
+pub fn to_report(
+    student: &str,
+    labs: &[&dyn Lab],
+    verdicts: &[(u8, CheckVerdict)],
+) -> StudentReport {
     let labs = labs
         .iter()
         .zip(verdicts)
@@ -52,11 +56,11 @@ pub fn to_report(student: &str, labs: &[&dyn Lab], verdicts: &[(u8, Verdict)]) -
 
 /// The report `course check` prints: a line per lab, the diagnosis of each that failed, and
 /// `N passed, M failed`.
-pub fn report(labs: &[&dyn Lab], verdicts: &[(u8, Verdict)]) -> String {
+pub fn report(labs: &[&dyn Lab], verdicts: &[(u8, CheckVerdict)]) -> String {
     to_report("", labs, verdicts).text()
 }
 
-fn record(dir: &Path, verdicts: &[(u8, Verdict)]) {
+fn record(dir: &Path, verdicts: &[(u8, CheckVerdict)]) {
     let mut progress = read_progress(dir);
     for (n, v) in verdicts {
         progress.retain(|(m, _)| m != n);

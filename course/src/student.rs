@@ -1,7 +1,7 @@
 //! A student's harness process: one query a line out, one answer a line back, with a time
 //! limit per query, through the process driver ([`crate::process`]). A panic is answered by
 //! the harness itself; a hang or a crash (a stack overflow aborts the process) restarts it for
-//! the next query. [`Student::ask`] turns every reply but an answer into the [`Verdict`] it
+//! the next query. [`Student::ask`] turns every reply but an answer into the [`CheckVerdict`] it
 //! means.
 
 use std::collections::BTreeSet;
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub use crate::process::Waiting;
 use crate::process::{Ended, NoLine, Process};
 use crate::sandbox::Sandbox;
-use crate::verdict::{Diagnosis, Verdict};
+use crate::verdict::{CheckVerdict, Diagnosis};
 
 /// The harness's answer to one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -322,9 +322,9 @@ impl Student {
     /// Asks one query and turns every answer but `ok` into the verdict it means: `todo` before
     /// any of this lab's functions answered is "not started"; after, it names the unwritten
     /// function; a panic or a hang names the query (and its position, if it had one).
-    pub fn ask(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<String, Verdict> {
+    pub fn ask(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<String, CheckVerdict> {
         if let Some((spent, asked)) = self.over_budget(lab) {
-            return Err(Verdict::Fail(
+            return Err(CheckVerdict::Fail(
                 Diagnosis::new(format!(
                     "correct so far ({asked} answers checked), but lab {lab} has taken {:.0} s, \
                      more than the {} s a lab may take: some function is far slower than it \
@@ -343,22 +343,27 @@ impl Student {
         match self.call(lab, function, args) {
             Reply::Ok(answer) => Ok(answer),
             Reply::NotStarted if self.todo_at().is_some_and(|at| !in_own_file(at, lab)) => {
-                Err(Verdict::Fail(Diagnosis::new(format!(
+                Err(CheckVerdict::Fail(Diagnosis::new(format!(
                     "{}: it calls a function that is not written yet, the todo!() at {}. Finish that lab first (or write this one without it).",
                     call_text(function, args),
                     self.todo_at().unwrap_or("?")
                 ))))
             }
-            Reply::NotStarted if !self.answered(lab) => Err(Verdict::NotStarted),
-            reply => Err(Verdict::Fail(reply_diagnosis(function, args, &reply, self))),
+            Reply::NotStarted if !self.answered(lab) => Err(CheckVerdict::NotStarted),
+            reply => Err(CheckVerdict::Fail(reply_diagnosis(function, args, &reply, self))),
         }
     }
 
     /// Like [`Student::ask`], for a bitboard answer.
-    pub fn ask_bitboard(&mut self, lab: u8, function: &str, args: &[&str]) -> Result<u64, Verdict> {
+    pub fn ask_bitboard(
+        &mut self,
+        lab: u8,
+        function: &str,
+        args: &[&str],
+    ) -> Result<u64, CheckVerdict> {
         let answer = self.ask(lab, function, args)?;
         parse_bitboard(&answer).ok_or_else(|| {
-            Verdict::Fail(Diagnosis::new(format!(
+            CheckVerdict::Fail(Diagnosis::new(format!(
                 "{} answered `{answer}`, which is not a bitboard (the harness prints 0x and 16 hex digits)",
                 call_text(function, args)
             )))

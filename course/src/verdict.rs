@@ -5,7 +5,7 @@ use std::fmt;
 
 /// The outcome of checking one lab.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum CheckVerdict {
     /// Every check agreed with the oracle.
     Pass {
         /// How many answers were compared.
@@ -80,25 +80,25 @@ impl fmt::Display for Diagnosis {
     }
 }
 
-impl Verdict {
+impl CheckVerdict {
     /// The word a listing prints: `PASS`, `FAIL` or `NOT STARTED`.
     pub fn word(&self) -> &'static str {
         match self {
-            Verdict::Pass { .. } => "PASS",
-            Verdict::NotStarted => "NOT STARTED",
-            Verdict::Fail(_) => "FAIL",
+            CheckVerdict::Pass { .. } => "PASS",
+            CheckVerdict::NotStarted => "NOT STARTED",
+            CheckVerdict::Fail(_) => "FAIL",
         }
     }
 
     /// Whether the lab passed.
     pub fn passed(&self) -> bool {
-        matches!(self, Verdict::Pass { .. })
+        matches!(self, CheckVerdict::Pass { .. })
     }
 
     /// The verdict of a check written as `Result`: `Ok(checked)` passes, `Err(v)` is `v`.
-    pub fn from_result(result: Result<usize, Verdict>) -> Verdict {
+    pub fn from_result(result: Result<usize, CheckVerdict>) -> CheckVerdict {
         match result {
-            Ok(checked) => Verdict::Pass { checked },
+            Ok(checked) => CheckVerdict::Pass { checked },
             Err(verdict) => verdict,
         }
     }

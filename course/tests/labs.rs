@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use course::checker::{Lab, Verdict};
+use course::checker::{CheckVerdict, Lab};
 use course::student::Student;
 use course::{labs, runner, workspace};
 
@@ -19,9 +19,9 @@ use course::{labs, runner, workspace};
 mod scratch;
 use scratch::Scratch;
 
-fn show(v: &Verdict) -> String {
+fn show(v: &CheckVerdict) -> String {
     match v {
-        Verdict::Fail(d) => format!("FAIL\n{d}"),
+        CheckVerdict::Fail(d) => format!("FAIL\n{d}"),
         other => other.word().to_string(),
     }
 }
@@ -39,12 +39,12 @@ fn key(lab: &dyn Lab) -> &'static course_key::LabKey {
     course_key::lab(lab.number()).expect("the key has every lab")
 }
 
-fn check_one(dir: &Path, lab: &'static dyn Lab) -> Verdict {
+fn check_one(dir: &Path, lab: &'static dyn Lab) -> CheckVerdict {
     runner::check_built(dir, &[lab]).remove(0).1
 }
 
 /// Replaces the lab's file with `text` and checks the lab; `Err` if it does not compile.
-fn with_file(dir: &Path, lab: &'static dyn Lab, text: &str) -> Result<Verdict, String> {
+fn with_file(dir: &Path, lab: &'static dyn Lab, text: &str) -> Result<CheckVerdict, String> {
     let path = workspace::lab_file(dir, lab.number()).expect("every lab has a module");
     fs::write(&path, text).expect("workspace is writable");
     workspace::build(dir)?;
@@ -101,7 +101,7 @@ fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
     let mut problems = Vec::new();
     let n = lab.number();
     match with_file(dir, lab, lab.files().skeleton) {
-        Ok(Verdict::NotStarted) => {}
+        Ok(CheckVerdict::NotStarted) => {}
         Ok(other) => problems.push(format!("lab {n}: the skeleton gives {}", show(&other))),
         Err(e) => problems.push(format!("lab {n}: the skeleton does not compile:\n{e}")),
     }
@@ -148,8 +148,8 @@ fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
             }
         };
         match with_file(dir, lab, &source) {
-            Ok(Verdict::Fail(d)) if d.to_string().contains(expect) => {}
-            Ok(Verdict::Fail(d)) => problems.push(format!(
+            Ok(CheckVerdict::Fail(d)) if d.to_string().contains(expect) => {}
+            Ok(CheckVerdict::Fail(d)) => problems.push(format!(
                 "lab {n} bug {name}: the diagnosis lacks `{expect}`:\n{d}"
             )),
             Ok(other) => problems.push(format!("lab {n} bug {name}: not caught, {}", show(&other))),
@@ -358,7 +358,7 @@ fn a_later_lab_that_reaches_an_earlier_labs_todo_is_told_apart_from_not_started(
     .expect("writable");
     workspace::build(&dir).unwrap_or_else(|e| panic!("does not build:\n{e}"));
     let verdicts = runner::check_built(&dir, &[lab1, lab2]);
-    assert_eq!(verdicts[0].1, Verdict::NotStarted);
+    assert_eq!(verdicts[0].1, CheckVerdict::NotStarted);
     let text = show(&verdicts[1].1);
     assert!(
         text.contains(

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use course::checker::{Lab, Verdict};
+use course::checker::{CheckVerdict, Lab};
 use course::{labs, runner, workspace};
 
 #[path = "support/scratch.rs"]
@@ -149,8 +149,8 @@ fn mutants_that_once_survived_are_caught_and_named() {
             continue;
         }
         match runner::check_built(&dir, &[lab]).remove(0).1 {
-            Verdict::Fail(d) if d.to_string().contains(killed.expect) => {}
-            Verdict::Fail(d) => problems.push(format!(
+            CheckVerdict::Fail(d) if d.to_string().contains(killed.expect) => {}
+            CheckVerdict::Fail(d) => problems.push(format!(
                 "{}: the diagnosis lacks `{}`:\n{d}",
                 killed.mutant, killed.expect
             )),

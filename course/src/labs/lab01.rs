@@ -1,6 +1,6 @@
 //! Lab 1's checker: squares, bit operations, popcount, lowest-square loops, drawing.
 
-use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
 use crate::inputs::Rng;
@@ -62,11 +62,11 @@ pub static LAB01: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     check_square(s, &mut checked)?;
     check_file_rank(s, &mut checked)?;
@@ -89,7 +89,7 @@ fn name(sq: u64) -> String {
 }
 
 /// An integer answer.
-fn ask_int(s: &mut Student, function: &str, args: &[&str]) -> Result<u64, Verdict> {
+fn ask_int(s: &mut Student, function: &str, args: &[&str]) -> Result<u64, CheckVerdict> {
     let answer = s.ask(LAB, function, args)?;
     answer.trim().parse().map_err(|_| {
         fail(Diagnosis::new(format!(
@@ -99,7 +99,7 @@ fn ask_int(s: &mut Student, function: &str, args: &[&str]) -> Result<u64, Verdic
     })
 }
 
-fn check_square(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_square(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for rank in 0..8u64 {
         for file in 0..8u64 {
             let got = ask_int(s, "square", &[&file.to_string(), &rank.to_string()])?;
@@ -126,7 +126,7 @@ fn check_square(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
-fn check_file_rank(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_file_rank(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for (function, what) in [("file_of", "file"), ("rank_of", "rank")] {
         for sq in 0..64u64 {
             let got = ask_int(s, function, &[&name(sq)])?;
@@ -153,7 +153,7 @@ fn check_file_rank(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
     Ok(())
 }
 
-fn check_set_ops(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_set_ops(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for sq in 0..64u8 {
         let got = s.ask_bitboard(LAB, "bit", &[&diagram::square_name(sq)])?;
         compare_bitboard(
@@ -200,7 +200,7 @@ fn check_set_ops(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
-fn set_case(s: &mut Student, function: &str, b: u64, sq: u8) -> Result<(), Verdict> {
+fn set_case(s: &mut Student, function: &str, b: u64, sq: u8) -> Result<(), CheckVerdict> {
     let args = [bb_arg(b), diagram::square_name(sq)];
     let args = [args[0].as_str(), args[1].as_str()];
     let call = format!("{function}({}, {})", args[0], args[1]);
@@ -242,7 +242,7 @@ fn set_case(s: &mut Student, function: &str, b: u64, sq: u8) -> Result<(), Verdi
     })
 }
 
-fn check_masks(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_masks(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for (function, base, step) in [
         ("file_mask", 0x0101_0101_0101_0101u64, 1),
         ("rank_mask", 0xff, 8),
@@ -295,7 +295,7 @@ fn input_body(b: u64) -> String {
     )
 }
 
-fn check_popcount(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), Verdict> {
+fn check_popcount(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), CheckVerdict> {
     let zero = ask_int(s, "popcount", &[&bb_arg(0)])?;
     if zero != 0 {
         return Err(fail(
@@ -331,7 +331,7 @@ fn check_popcount(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Resul
     )
 }
 
-fn check_lsb(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), Verdict> {
+fn check_lsb(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         inputs.iter().copied(),
@@ -392,7 +392,7 @@ fn check_lsb(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(),
     )
 }
 
-fn check_squares(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), Verdict> {
+fn check_squares(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut all = vec![0];
     all.extend_from_slice(inputs);
     check_cases(
@@ -444,7 +444,7 @@ fn tidy(text: &str) -> Vec<String> {
     lines
 }
 
-fn check_draw(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), Verdict> {
+fn check_draw(s: &mut Student, inputs: &[u64], checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut all = vec![0];
     all.extend_from_slice(&inputs[..40.min(inputs.len())]);
     check_cases(

@@ -3,7 +3,7 @@
 
 use movegen::{attacks, Position};
 
-use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::inputs::{self, Rng};
@@ -66,8 +66,8 @@ pub static LAB02: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 /// The input of the set functions: a side, its pawns, the other pieces on the board.
@@ -207,7 +207,7 @@ fn simpler(i: &Input) -> Vec<Input> {
     out
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     for (k, function) in [
         "single_pushes",
@@ -233,7 +233,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     Ok(checked)
 }
 
-fn set_case(s: &mut Student, function: &str, i: Input) -> Result<(), Verdict> {
+fn set_case(s: &mut Student, function: &str, i: Input) -> Result<(), CheckVerdict> {
     let color = if i.white { "w" } else { "b" };
     let empty = !(i.pawns | i.others);
     let third = if function.starts_with("captures") {
@@ -287,7 +287,7 @@ fn set_case(s: &mut Student, function: &str, i: Input) -> Result<(), Verdict> {
         diagram::sets(&[(i.pawns, pawn), (i.others, other)])
     );
     let body = format!("{board}{}", d.body);
-    Err(Verdict::Fail(
+    Err(CheckVerdict::Fail(
         d.with_body(body)
             .with_hint(set_hint(function, i, got, want)),
     ))
@@ -389,7 +389,7 @@ fn oracle_moves(pos: &Position) -> Vec<String> {
     out
 }
 
-fn move_case(s: &mut Student, fen: &String) -> Result<(), Verdict> {
+fn move_case(s: &mut Student, fen: &String) -> Result<(), CheckVerdict> {
     let pos = Position::from_fen(fen).expect("the checker's positions are legal");
     let answer = s.ask(LAB, "pawn_moves", &[&fen_to_arg(fen)])?;
     let got: Vec<String> = answer.split_whitespace().map(String::from).collect();
@@ -411,6 +411,6 @@ fn move_case(s: &mut Student, fen: &String) -> Result<(), Verdict> {
         } else {
             HINT_MOVES
         };
-        Verdict::Fail(d.with_hint(hint))
+        CheckVerdict::Fail(d.with_hint(hint))
     })
 }

@@ -2,7 +2,7 @@
 
 use movegen::{attacks, Position};
 
-use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, fen_to_arg, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::inputs::{self, Rng};
@@ -53,8 +53,8 @@ pub static LAB03: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 fn each(bb: u64) -> impl Iterator<Item = u8> {
@@ -76,7 +76,7 @@ fn oracle(knight: bool, set: u64) -> u64 {
     })
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     for (knight, function) in [(true, "knight_attacks"), (false, "king_attacks")] {
         let mut rng = Rng::new(300 + u64::from(knight));
@@ -138,7 +138,7 @@ fn attack_hint(knight: bool, pieces: u64, got: u64, want: u64) -> &'static str {
     }
 }
 
-fn set_case(s: &mut Student, function: &str, knight: bool, b: u64) -> Result<(), Verdict> {
+fn set_case(s: &mut Student, function: &str, knight: bool, b: u64) -> Result<(), CheckVerdict> {
     let got = s.ask_bitboard(LAB, function, &[&bb_arg(b)])?;
     let want = oracle(knight, b);
     if got == want {
@@ -158,10 +158,10 @@ fn set_case(s: &mut Student, function: &str, knight: bool, b: u64) -> Result<(),
         diagram::sets(&[(b, letter)]),
         d.body
     );
-    Err(Verdict::Fail(d.with_body(body)))
+    Err(CheckVerdict::Fail(d.with_body(body)))
 }
 
-fn table_case(s: &mut Student, function: &str, knight: bool, sq: u8) -> Result<(), Verdict> {
+fn table_case(s: &mut Student, function: &str, knight: bool, sq: u8) -> Result<(), CheckVerdict> {
     let name = diagram::square_name(sq);
     let got = s.ask_bitboard(LAB, function, &[&name])?;
     let want = oracle(knight, 1 << sq);
@@ -173,7 +173,7 @@ fn table_case(s: &mut Student, function: &str, knight: bool, sq: u8) -> Result<(
         occupied: 0,
     };
     let d = bitboard_diagnosis(&format!("{function}()[{name}]"), want, got, marks);
-    Err(Verdict::Fail(d.with_hint(attack_hint(
+    Err(CheckVerdict::Fail(d.with_hint(attack_hint(
         knight,
         1 << sq,
         got,
@@ -191,7 +191,7 @@ fn positions() -> Vec<String> {
     out
 }
 
-fn move_case(s: &mut Student, function: &str, knight: bool, fen: &String) -> Result<(), Verdict> {
+fn move_case(s: &mut Student, function: &str, knight: bool, fen: &String) -> Result<(), CheckVerdict> {
     compare_moves(s, function, knight, fen, &format!("{function}(\"{fen}\")"))
 }
 
@@ -244,7 +244,7 @@ fn lone_piece_case(
     function: &str,
     knight: bool,
     (white, sq, fen): &(bool, u8, String),
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let side = if *white { "White" } else { "Black" };
     let piece = if knight { "knight" } else { "king" };
     let call = format!(
@@ -260,7 +260,7 @@ fn compare_moves(
     knight: bool,
     fen: &str,
     call: &str,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let pos = Position::from_fen(fen).expect("the checker's positions are legal");
     let us = pos.side_to_move();
     let piece = if knight {
@@ -298,6 +298,6 @@ fn compare_moves(
         } else {
             HINT_LEAPER
         };
-        Verdict::Fail(d.with_hint(hint))
+        CheckVerdict::Fail(d.with_hint(hint))
     })
 }

@@ -3,7 +3,7 @@
 
 use movegen::{attacks, Bitboard};
 
-use crate::checker::{bb_arg, check_cases, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
 use crate::inputs::Rng;
@@ -60,8 +60,8 @@ pub static LAB04: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 /// The four kinds of line through a square.
@@ -138,7 +138,7 @@ fn simpler(i: &Input) -> Vec<Input> {
         .collect()
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     let masks = [
         ("file_line", Kind::File),
@@ -195,7 +195,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     Ok(checked)
 }
 
-fn mask_case(s: &mut Student, function: &str, kind: Kind, sq: u8) -> Result<(), Verdict> {
+fn mask_case(s: &mut Student, function: &str, kind: Kind, sq: u8) -> Result<(), CheckVerdict> {
     let name = diagram::square_name(sq);
     let got = s.ask_bitboard(LAB, function, &[&name])?;
     let want = line(kind, sq);
@@ -216,7 +216,7 @@ fn mask_case(s: &mut Student, function: &str, kind: Kind, sq: u8) -> Result<(), 
             occupied: 0,
         },
     );
-    Err(Verdict::Fail(d.with_hint(hint)))
+    Err(CheckVerdict::Fail(d.with_hint(hint)))
 }
 
 /// What `function` should answer for `i`.
@@ -236,7 +236,7 @@ fn expected(function: &str, i: Input) -> u64 {
     }
 }
 
-fn attack_case(s: &mut Student, function: &str, i: Input) -> Result<(), Verdict> {
+fn attack_case(s: &mut Student, function: &str, i: Input) -> Result<(), CheckVerdict> {
     let name = diagram::square_name(i.sq);
     let occ = bb_arg(i.occ);
     let mask = bb_arg(line(i.kind, i.sq));
@@ -266,7 +266,7 @@ fn attack_case(s: &mut Student, function: &str, i: Input) -> Result<(), Verdict>
             occupied: blockers,
         },
     );
-    Err(Verdict::Fail(
+    Err(CheckVerdict::Fail(
         d.with_hint(attack_hint(function, i, got, want)),
     ))
 }

@@ -5,7 +5,7 @@
 use movegen::attacks;
 use movegen::Bitboard;
 
-use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::compare_bitboard;
 use crate::diagram::{self, Marks};
 use crate::inputs::Rng;
@@ -69,8 +69,8 @@ pub static LAB05: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 /// The rook's relevant occupancy: its rays without each ray's last square.
@@ -134,7 +134,7 @@ impl Slider {
     }
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     check_masks(s, &mut checked)?;
     check_subsets(s, &mut checked)?;
@@ -156,7 +156,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     Ok(checked)
 }
 
-fn check_masks(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_masks(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for slider in [Slider::Rook, Slider::Bishop] {
         let function = format!("{}_mask", slider.name());
         for sq in 0..64u8 {
@@ -192,7 +192,7 @@ fn attacks_rim(slider: Slider, sq: u8) -> u64 {
     slider.attacks(sq, 0) & !slider.mask(sq)
 }
 
-fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     // Simple masks first, so the first failure is a small one.
     let mut cases: Vec<(u64, u64)> = Vec::new();
     for mask in [
@@ -236,7 +236,7 @@ fn check_subsets(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
-fn check_magic_index(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_magic_index(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut rng = Rng::new(0x05_1dec);
     for _ in 0..16 {
         let (occ, mask, magic) = (rng.medium(), rng.medium(), rng.next_u64());
@@ -284,7 +284,7 @@ fn check_attacks(
     slider: Slider,
     occupancies: &[u64],
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let function = format!("{prefix}{}_attacks", slider.name());
     let inputs: Vec<(u8, u64)> = (0..64u8)
         .flat_map(|sq| occupancies.iter().map(move |&o| (sq, o & !(1u64 << sq))))
@@ -317,7 +317,7 @@ fn check_attacks(
 }
 
 /// Asks for a square's fancy entry: mask, magic, shift, offset.
-fn ask_magic(s: &mut Student, slider: Slider, sq: u8) -> Result<(u64, u64, u32, usize), Verdict> {
+fn ask_magic(s: &mut Student, slider: Slider, sq: u8) -> Result<(u64, u64, u32, usize), CheckVerdict> {
     let function = format!("{}_magic", slider.name());
     let name = diagram::square_name(sq);
     let answer = s.ask(LAB, &function, &[&name])?;
@@ -352,7 +352,7 @@ fn check_magics(
     slider: Slider,
     reach: &mut Reach,
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let function = format!("{}_magic", slider.name());
     for sq in 0..64u8 {
         let name = diagram::square_name(sq);
@@ -432,7 +432,7 @@ fn check_magics(
     Ok(())
 }
 
-fn check_table_len(s: &mut Student, reach: &Reach, checked: &mut usize) -> Result<(), Verdict> {
+fn check_table_len(s: &mut Student, reach: &Reach, checked: &mut usize) -> Result<(), CheckVerdict> {
     let answer = s.ask(LAB, "fancy_table_len", &[])?;
     let expected: usize = (0..64u8)
         .map(|sq| (1usize << rook_mask(sq).count_ones()) + (1usize << bishop_mask(sq).count_ones()))

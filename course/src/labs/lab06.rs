@@ -2,7 +2,7 @@
 
 use movegen::{Bitboard, Color, Piece, Position};
 
-use crate::checker::{bb_arg, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{bb_arg, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::bitboard_diagnosis;
 use crate::diagram::{self, Marks};
 use crate::inputs::Rng;
@@ -48,8 +48,8 @@ pub static LAB06: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 fn color_arg(c: Color) -> &'static str {
@@ -91,7 +91,7 @@ fn attackers_hint(pos: &Position, sq: u8, occupied: u64, expected: u64, got: u64
     }
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     let fens = positions::mixed(0x06_a77, 12, 36);
     // attackers_to: every square, both colors, on sparse positions and the known ones.

@@ -5,7 +5,7 @@
 use movegen::attacks::{between, bishop_attacks, line, rook_attacks};
 use movegen::{check_mask, Bitboard, MoveKind, Piece, Position, Square};
 
-use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::{self, Marks};
 use crate::labs::positions::{self, names, oracle_moves, pos_of, square};
@@ -70,8 +70,8 @@ pub static LAB07: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 /// The pin masks (straight, diagonal) of the side to move, from movegen's pins.
@@ -134,7 +134,7 @@ pub(crate) fn targets_hint(pos: &Position, from: Square, expected: u64, got: u64
     HINT_TARGETS
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     // The first query builds the student's lab 5 magic tables (a OnceLock), which took over
     // the 5 s of one query on a busy 2-core machine (scripts/course-mutants saw it): these
@@ -312,7 +312,7 @@ fn two_pins() -> Vec<String> {
 }
 
 /// One piece's `targets`, against movegen's.
-fn targets_case(s: &mut Student, (fen, sq): &(String, u8)) -> Result<(), Verdict> {
+fn targets_case(s: &mut Student, (fen, sq): &(String, u8)) -> Result<(), CheckVerdict> {
     let pos = pos_of(fen);
     let from = square(*sq);
     let got = s.ask_bitboard(LAB, "targets", &[&fen_to_arg(fen), &from.to_string()])?;
@@ -334,7 +334,7 @@ fn targets_case(s: &mut Student, (fen, sq): &(String, u8)) -> Result<(), Verdict
     Err(fail(d))
 }
 
-fn check_between(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_between(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for a in 0..64u8 {
         for b in 0..64u8 {
             // Every pair on a line, and a few that are not.

@@ -3,7 +3,7 @@
 
 use movegen::{Bitboard, Color, MoveKind, Piece, Position, Square};
 
-use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::compare_move_lists;
 use crate::labs::positions::{self, names, oracle_moves, pos_of, square};
 use crate::student::Student;
@@ -75,8 +75,8 @@ pub static LAB08: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
 fn sq(name: &str) -> Option<Square> {
@@ -185,7 +185,7 @@ enum Stale {
 
 /// Castling with a right in the castling field but no rook on its corner or no king on its
 /// square, or with both at home and no right: none.
-fn check_stale_rights(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_stale_rights(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for &(stale, valid, lacks) in STALE_RIGHTS {
         let got = names(&s.ask(LAB, "castling_moves", &[&fen_to_arg(stale)])?);
         let expected = oracle_moves(&pos_of(valid), |m| m.kind() == MoveKind::Castle);
@@ -257,7 +257,7 @@ fn check_list(
     keep: Kind,
     hint: fn(&Position, &[String], &[String]) -> &'static str,
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         fens.iter().cloned(),
@@ -275,7 +275,7 @@ fn check_list(
     )
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     // The rare cases first, each a rule students miss: a piece on b1 only (the king does not
     // cross it, but the rook needs it empty); en passant that takes the checking pawn, that

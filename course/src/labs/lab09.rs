@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use movegen::{CastlingMode, Color as MColor, MoveKind, Piece as MPiece, Position};
 
-use crate::checker::{call_text, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{call_text, check_cases, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::diagram::{self, Marks};
 use crate::inputs::{self, Rng};
 use crate::shrink::fewer_pieces;
@@ -107,11 +107,11 @@ pub static LAB09: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     let pool = pool();
     check_parse(s, &pool, &mut checked)?;
@@ -137,7 +137,7 @@ const HINT_FOUR_FIELDS: &str = "a FEN may stop after the en-passant field: the t
      out are the halfmove clock 0 and the fullmove number 1 (a game starts at move 1, not 0).";
 
 /// `parse_fen` reads a FEN of four fields as the same FEN with the counters `0 1`.
-fn check_four_fields(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_four_fields(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), CheckVerdict> {
     for fen in pool.iter().take(8) {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         let four = fields[..4].join(" ");
@@ -176,7 +176,7 @@ fn check_four_fields(s: &mut Student, pool: &[String], checked: &mut usize) -> R
 
 /// `parse_fen` reads a FEN with more spaces than one between its fields, or one at the end,
 /// as the same FEN.
-fn check_fen_spacing(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_fen_spacing(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), CheckVerdict> {
     for fen in pool.iter().take(6) {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         let single = fields.join("_");
@@ -574,7 +574,7 @@ fn parse_hint(expected: &Expect, got: &Expect) -> &'static str {
     HINT_CLOCKS
 }
 
-fn check_parse(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_parse(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         pool.to_vec(),
@@ -667,12 +667,12 @@ const BAD_FENS: &[(&str, &str)] = &[
     ),
 ];
 
-fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_bad_fens(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for (fen, what) in BAD_FENS {
         let arg = fen_to_arg(fen);
         let call = call_text("parse_fen", &[&arg]);
         let answer = s.ask(LAB, "parse_fen", &[&arg]).map_err(|v| match v {
-            Verdict::Fail(d) => fail(
+            CheckVerdict::Fail(d) => fail(
                 Diagnosis::new(format!(
                     "{} (the FEN has {what}: return Err, don't panic)",
                     d.summary
@@ -870,7 +870,7 @@ const HINT_FUZZ: &str = "parse_fen must answer Err for anything that is not a le
      rank, and an en-passant square only on the sixth rank with White to move (third with \
      Black) with the pawn that just moved in front of it.";
 
-fn check_fen_fuzz(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_fen_fuzz(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), CheckVerdict> {
     for (fen, broken) in fen_fuzz(pool) {
         let arg = fen_to_arg(&fen);
         let call = call_text("parse_fen", &[&arg]);
@@ -879,7 +879,7 @@ fn check_fen_fuzz(s: &mut Student, pool: &[String], checked: &mut usize) -> Resu
             Broken::Garbage => "a broken FEN".to_string(),
         };
         let answer = s.ask(LAB, "parse_fen", &[&arg]).map_err(|v| match v {
-            Verdict::Fail(d) => fail(
+            CheckVerdict::Fail(d) => fail(
                 Diagnosis::new(format!("{} ({what}: return Err, don't panic)", d.summary))
                     .with_body(format!("the FEN: {fen}"))
                     .with_hint(HINT_FUZZ),
@@ -900,7 +900,7 @@ fn check_fen_fuzz(s: &mut Student, pool: &[String], checked: &mut usize) -> Resu
     Ok(())
 }
 
-fn check_to_fen(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), Verdict> {
+fn check_to_fen(s: &mut Student, pool: &[String], checked: &mut usize) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         pool.to_vec(),
@@ -994,7 +994,7 @@ fn check_play(
     s: &mut Student,
     cases: &[(String, String)],
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         cases.to_vec(),
@@ -1040,7 +1040,7 @@ fn parse_keys(answer: &str) -> Option<Vec<u64>> {
         .collect()
 }
 
-fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let first = s.ask(LAB, "random", &["1", "1000"])?;
     let numbers = parse_keys(&first)
         .filter(|v| v.len() == 1000)
@@ -1099,7 +1099,7 @@ fn check_random(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
     Ok(())
 }
 
-fn key_of(s: &mut Student, fen: &str) -> Result<u64, Verdict> {
+fn key_of(s: &mut Student, fen: &str) -> Result<u64, CheckVerdict> {
     let arg = fen_to_arg(fen);
     let answer = s.ask(LAB, "zobrist", &[&arg])?;
     u64::from_str_radix(answer.trim(), 16).map_err(|_| {
@@ -1134,7 +1134,7 @@ fn transpositions() -> Vec<(String, String)> {
     ]
 }
 
-fn check_same_key(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_same_key(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let start = inputs::POSITIONS[0];
     let a = key_of(s, start)?;
     let b = key_of(s, start)?;
@@ -1228,7 +1228,7 @@ fn check_distinct_keys(
     s: &mut Student,
     pool: &[String],
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let mut keys: HashMap<u64, String> = HashMap::new();
     for fen in distinct_positions(pool) {
         let key = key_of(s, &fen)?;
@@ -1262,7 +1262,7 @@ fn check_incremental(
     s: &mut Student,
     cases: &[(String, String)],
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     check_cases(
         s,
         cases.to_vec(),

@@ -8,7 +8,7 @@ use movegen::perft::perft as reference_perft;
 use movegen::{MoveKind, Piece, Position};
 
 use super::lab09::{legal_names, uci, Expect};
-use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::compare::{bitboard_diagnosis, compare_move_lists};
 use crate::diagram::Marks;
 use crate::labs::positions::square;
@@ -81,11 +81,11 @@ pub static LAB10: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     check_depth_zero(s, &mut checked)?;
     check_suite(s, &suite(), &mut checked)?;
@@ -107,7 +107,7 @@ fn course_fen(fen: &str) -> String {
     }
 }
 
-fn ask_count(s: &mut Student, fen: &str, depth: u32) -> Result<u64, Verdict> {
+fn ask_count(s: &mut Student, fen: &str, depth: u32) -> Result<u64, CheckVerdict> {
     let args = [fen_to_arg(fen), depth.to_string()];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let answer = s.ask(LAB, "perft", &args)?;
@@ -119,7 +119,7 @@ fn ask_count(s: &mut Student, fen: &str, depth: u32) -> Result<u64, Verdict> {
     })
 }
 
-fn ask_divide(s: &mut Student, fen: &str, depth: u32) -> Result<Vec<(String, u64)>, Verdict> {
+fn ask_divide(s: &mut Student, fen: &str, depth: u32) -> Result<Vec<(String, u64)>, CheckVerdict> {
     let args = [fen_to_arg(fen), depth.to_string()];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let answer = s.ask(LAB, "divide", &args)?;
@@ -138,7 +138,7 @@ fn ask_divide(s: &mut Student, fen: &str, depth: u32) -> Result<Vec<(String, u64
         })
 }
 
-fn ask_moves(s: &mut Student, fen: &str) -> Result<Vec<String>, Verdict> {
+fn ask_moves(s: &mut Student, fen: &str) -> Result<Vec<String>, CheckVerdict> {
     let arg = fen_to_arg(fen);
     Ok(s.ask(LAB, "moves", &[&arg])?
         .split_whitespace()
@@ -146,7 +146,7 @@ fn ask_moves(s: &mut Student, fen: &str) -> Result<Vec<String>, Verdict> {
         .collect())
 }
 
-fn check_depth_zero(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_depth_zero(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let cases = [
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, 1),
         (
@@ -249,7 +249,7 @@ fn suite() -> Vec<Count> {
     out
 }
 
-fn check_suite(s: &mut Student, suite: &[Count], checked: &mut usize) -> Result<(), Verdict> {
+fn check_suite(s: &mut Student, suite: &[Count], checked: &mut usize) -> Result<(), CheckVerdict> {
     for c in suite {
         let got = ask_count(s, &c.fen, c.depth)?;
         if got != c.count {
@@ -266,7 +266,7 @@ fn check_suite(s: &mut Student, suite: &[Count], checked: &mut usize) -> Result<
 }
 
 /// Divide on a few positions: the same moves with the same counts as the reference.
-fn check_divide(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_divide(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     for (fen, depth) in [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -329,7 +329,7 @@ fn reference_divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 /// compare with the reference's divide, follow the first move whose count differs, and repeat
 /// one ply deeper until the move lists themselves differ (or the counts disagree with perft).
 /// The diagnosis names the position, the path from the start, the moves and the counts.
-fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, Verdict> {
+fn walk(s: &mut Student, start: &str, depth: u32) -> Result<Diagnosis, CheckVerdict> {
     // First: an answer that depends on what was asked before (a table of counts kept between
     // calls without the depth in its key) is not a mistake of any one position.
     let asked_late = ask_count(s, start, depth)?;
@@ -496,8 +496,8 @@ fn blame(lab: u8, d: Diagnosis, fen: &str, hint: &'static str) -> Diagnosis {
 /// `legal_moves` still differs from the reference), then asks the earlier labs' own functions
 /// there (lab 7's `targets` of the piece whose moves differ; lab 8's castling, en passant or
 /// promotions) and names the first whose answer is wrong. `None` when they all agree.
-fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, Verdict> {
-    let differs = |s: &mut Student, fen: &str| -> Result<bool, Verdict> {
+fn pinpoint(s: &mut Student, fen: &str) -> Result<Option<Diagnosis>, CheckVerdict> {
+    let differs = |s: &mut Student, fen: &str| -> Result<bool, CheckVerdict> {
         let Ok(pos) = Position::from_fen(fen) else {
             return Ok(false);
         };
@@ -683,7 +683,7 @@ fn crowd_files(dir: &Path) -> Vec<CrowdCase> {
     out
 }
 
-fn check_crowd(s: &mut Student, cases: &[CrowdCase], checked: &mut usize) -> Result<(), Verdict> {
+fn check_crowd(s: &mut Student, cases: &[CrowdCase], checked: &mut usize) -> Result<(), CheckVerdict> {
     for case in cases {
         let got = ask_moves(s, &case.fen)?;
         if let Err(d) = compare_move_lists("legal_moves", &case.fen, &case.moves, &got) {

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use movegen::{MoveKind, Piece as MPiece, Position};
 
 use super::lab09::{legal_names, pool, uci};
-use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{call_text, fail, fen_to_arg, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::student::Student;
 
 static FILES: LabFiles = crate::lab_files!(
@@ -110,11 +110,11 @@ pub static LAB11: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     let mut oracle = Oracle::default();
     check_evaluate(s, &mut checked)?;
@@ -126,7 +126,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
     Ok(checked)
 }
 
-fn ask_int(s: &mut Student, function: &str, fen: &str) -> Result<i64, Verdict> {
+fn ask_int(s: &mut Student, function: &str, fen: &str) -> Result<i64, CheckVerdict> {
     let arg = fen_to_arg(fen);
     let answer = s.ask(LAB, function, &[&arg])?;
     answer
@@ -144,7 +144,7 @@ fn ask_int(s: &mut Student, function: &str, fen: &str) -> Result<i64, Verdict> {
 // ---------------------------------------------------------------------------------------------
 // Evaluation.
 
-fn check_evaluate(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_evaluate(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let score = ask_int(s, "evaluate", start)?;
     if score != 0 {
@@ -264,7 +264,7 @@ fn victim(pos: &Position, mv: movegen::Move) -> Option<i32> {
     Some(VALUES[MPiece::ALL.iter().position(|p| *p == piece).unwrap_or(0)])
 }
 
-fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_order(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut fens: Vec<String> = pool()
         .into_iter()
         .filter(|f| {
@@ -383,11 +383,11 @@ fn promotion_word(name: &str) -> &'static str {
     }
 }
 
-fn order_fail(fen: &str, got: &[String], what: String) -> Verdict {
+fn order_fail(fen: &str, got: &[String], what: String) -> CheckVerdict {
     order_fail_with(fen, got, what, HINT_ORDER)
 }
 
-fn order_fail_with(fen: &str, got: &[String], what: String, hint: &'static str) -> Verdict {
+fn order_fail_with(fen: &str, got: &[String], what: String, hint: &'static str) -> CheckVerdict {
     fail(
         Diagnosis::new(format!("order_moves is wrong for \"{fen}\": {what}"))
             .with_fen(fen)
@@ -432,7 +432,7 @@ fn is_noisy(pos: &Position, m: movegen::Move) -> bool {
 
 impl Oracle {
     /// The moves of `pos` in the order this oracle tries them.
-    fn moves(&mut self, s: &mut Student, pos: &Position) -> Result<Vec<movegen::Move>, Verdict> {
+    fn moves(&mut self, s: &mut Student, pos: &Position) -> Result<Vec<movegen::Move>, CheckVerdict> {
         let Some(cache) = &mut self.student_order else {
             return Ok(ordered(pos));
         };
@@ -453,7 +453,7 @@ impl Oracle {
         Ok(moves)
     }
 
-    fn evaluate(&mut self, s: &mut Student, pos: &Position) -> Result<i32, Verdict> {
+    fn evaluate(&mut self, s: &mut Student, pos: &Position) -> Result<i32, CheckVerdict> {
         let fen = pos.fen();
         if let Some(&v) = self.evals.get(&fen) {
             return Ok(v);
@@ -471,7 +471,7 @@ impl Oracle {
         mut alpha: i32,
         beta: i32,
         ply: i32,
-    ) -> Result<(i32, u64), Verdict> {
+    ) -> Result<(i32, u64), CheckVerdict> {
         let mut nodes = 1;
         let checked = pos.in_check();
         let mut best = -INFINITY;
@@ -512,7 +512,7 @@ impl Oracle {
         ply: i32,
         mut alpha: i32,
         beta: i32,
-    ) -> Result<(i32, u64), Verdict> {
+    ) -> Result<(i32, u64), CheckVerdict> {
         if depth == 0 {
             return self.quiesce(s, pos, alpha, beta, ply);
         }
@@ -544,7 +544,7 @@ impl Oracle {
         pos: &Position,
         depth: u32,
         ply: i32,
-    ) -> Result<(i32, u64), Verdict> {
+    ) -> Result<(i32, u64), CheckVerdict> {
         self.search(s, pos, depth, ply, -INFINITY, INFINITY)
     }
 }
@@ -554,7 +554,7 @@ fn ask_search(
     s: &mut Student,
     fen: &str,
     depth: u32,
-) -> Result<(Option<String>, i32, u64), Verdict> {
+) -> Result<(Option<String>, i32, u64), CheckVerdict> {
     let args = [fen_to_arg(fen), depth.to_string()];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let answer = s.ask(LAB, "search", &args)?;
@@ -597,7 +597,7 @@ const SEARCH_POSITIONS: &[&str] = &[
 ];
 
 /// The student's `quiesce` of `fen` with the full window: the score.
-fn student_quiesce(s: &mut Student, fen: &str) -> Result<i64, Verdict> {
+fn student_quiesce(s: &mut Student, fen: &str) -> Result<i64, CheckVerdict> {
     let answer = s.ask(LAB, "quiesce", &[&fen_to_arg(fen)])?;
     let w: Vec<i64> = answer
         .split_whitespace()
@@ -619,7 +619,7 @@ fn quiesce_culprit(
     s: &mut Student,
     oracle: &mut Oracle,
     pos: &Position,
-) -> Result<Position, Verdict> {
+) -> Result<Position, CheckVerdict> {
     let mut node = *pos;
     'down: for _ in 0..12 {
         let checked = node.in_check();
@@ -639,7 +639,7 @@ fn quiesce_culprit(
     Ok(node)
 }
 
-fn check_quiesce(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), Verdict> {
+fn check_quiesce(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), CheckVerdict> {
     for fen in SEARCH_POSITIONS {
         let pos = Position::from_fen(fen).expect("valid");
         let (expected, _) = oracle.quiesce(s, &pos, -INFINITY, INFINITY, 0)?;
@@ -722,7 +722,7 @@ fn compare_search(
     oracle: &mut Oracle,
     fen: &str,
     depth: u32,
-) -> Result<u64, Verdict> {
+) -> Result<u64, CheckVerdict> {
     let pos = Position::from_fen(fen).expect("valid");
     let (best, score, nodes) = ask_search(s, fen, depth)?;
     let (expected, _) = oracle.minimax(s, &pos, depth, 0)?;
@@ -825,7 +825,7 @@ fn stalemate_line(pos: &Position, plies: u32) -> Option<String> {
     None
 }
 
-fn check_search(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), Verdict> {
+fn check_search(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), CheckVerdict> {
     for depth in 1..=2 {
         for fen in SEARCH_POSITIONS {
             compare_search(s, oracle, fen, depth)?;
@@ -885,7 +885,7 @@ const PUZZLES: &[Puzzle] = &[
     ),
 ];
 
-fn check_mates(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), Verdict> {
+fn check_mates(s: &mut Student, oracle: &mut Oracle, checked: &mut usize) -> Result<(), CheckVerdict> {
     for (fen, depth, right, score, what) in PUZZLES {
         compare_search(s, oracle, fen, *depth)?;
         let (best, got, _) = ask_search(s, fen, *depth)?;
@@ -925,7 +925,7 @@ fn check_ordering_effect(
     s: &mut Student,
     oracle: &mut Oracle,
     checked: &mut usize,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let fen = ORDERING_POSITION;
     let nodes = compare_search(s, oracle, fen, 3)?;
     let pos = Position::from_fen(fen).expect("valid");

@@ -7,7 +7,7 @@ use movegen::{Game, Position};
 use search::{Limits, SearchControl, Searcher, Strength};
 
 use super::lab09::{legal_names, uci};
-use crate::checker::{fail, Diagnosis, LabFiles, LabRecord, Verdict};
+use crate::checker::{fail, Diagnosis, LabFiles, LabRecord, CheckVerdict};
 use crate::process::Process;
 use crate::student::{unescape, Student};
 
@@ -117,11 +117,11 @@ pub static LAB12: LabRecord = LabRecord {
     check: check_lab,
 };
 
-fn check_lab(student: &mut Student) -> Verdict {
-    Verdict::from_result(run(student))
+fn check_lab(student: &mut Student) -> CheckVerdict {
+    CheckVerdict::from_result(run(student))
 }
 
-fn run(s: &mut Student) -> Result<usize, Verdict> {
+fn run(s: &mut Student) -> Result<usize, CheckVerdict> {
     let mut checked = 0;
     check_handshake(s, &mut checked)?;
     check_program(s, &mut checked)?;
@@ -133,7 +133,7 @@ fn run(s: &mut Student) -> Result<usize, Verdict> {
 }
 
 /// Sends `lines` to the student's `run` as one conversation; returns the lines it wrote.
-fn converse(s: &mut Student, lines: &[&str]) -> Result<Vec<String>, Verdict> {
+fn converse(s: &mut Student, lines: &[&str]) -> Result<Vec<String>, CheckVerdict> {
     let script = lines
         .iter()
         .map(|l| l.replace(' ', "_"))
@@ -142,7 +142,7 @@ fn converse(s: &mut Student, lines: &[&str]) -> Result<Vec<String>, Verdict> {
     let answer = s
         .ask(LAB, "conversation", &[&script])
         .map_err(|v| match v {
-            Verdict::Fail(mut d) => {
+            CheckVerdict::Fail(mut d) => {
                 // A `go depth N` that never ends is most often lab 11's search doing far more
                 // work than it needs, not a loop in lab 12.
                 let searching = lines.iter().any(|l| l.starts_with("go depth"));
@@ -151,7 +151,7 @@ fn converse(s: &mut Student, lines: &[&str]) -> Result<Vec<String>, Verdict> {
                 }
                 d.summary = format!("run() on the conversation {}: {}", shown(lines), d.summary);
                 d.fen = None;
-                Verdict::Fail(d)
+                CheckVerdict::Fail(d)
             }
             other => other,
         })?;
@@ -182,7 +182,7 @@ fn transcript(lines: &[&str], output: &[String]) -> String {
     out
 }
 
-fn check_handshake(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_handshake(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let lines = ["uci", "quit"];
     let out = converse(s, &lines)?;
     if !out.iter().any(|l| l.starts_with("id name "))
@@ -220,7 +220,7 @@ fn expect_bestmove(
     out: &[String],
     fen: &str,
     hint: &'static str,
-) -> Result<(), Verdict> {
+) -> Result<(), CheckVerdict> {
     let bests: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
     if bests.len() != 1 {
         return Err(fail(
@@ -279,7 +279,7 @@ fn after(fen: &str, moves: &[&str]) -> String {
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-fn check_positions(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_positions(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let cases: Vec<(Vec<String>, String, &'static str)> = vec![
         (
             vec!["position startpos".into(), "go depth 1".into()],
@@ -369,7 +369,7 @@ fn check_positions(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
     Ok(())
 }
 
-fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let after_e4 = after(START, &["e2e4"]);
     let cases: [(&[&str], &str); 4] = [
         (
@@ -423,13 +423,13 @@ fn check_bad_input(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> 
             .filter_map(|moves| illegal_move(START, moves))
             .next();
         expect_bestmove(lines, &out, fen, HINT_BAD_INPUT).map_err(|v| match (v, &illegal) {
-            (Verdict::Fail(mut d), Some(mv)) => {
+            (CheckVerdict::Fail(mut d), Some(mv)) => {
                 d.summary = format!(
                     "{}: your engine played the illegal move {mv} instead of refusing it \
                      (the position must stay as it was)",
                     shown(lines)
                 );
-                Verdict::Fail(d.with_hint(HINT_ILLEGAL))
+                CheckVerdict::Fail(d.with_hint(HINT_ILLEGAL))
             }
             (v, _) => v,
         })?;
@@ -523,7 +523,7 @@ impl Program {
     }
 
     /// A failure with this conversation's transcript.
-    fn fail(&self, summary: String, fen: Option<&str>, hint: &'static str) -> Verdict {
+    fn fail(&self, summary: String, fen: Option<&str>, hint: &'static str) -> CheckVerdict {
         let mut d = Diagnosis::new(summary)
             .with_body(self.transcript())
             .with_hint(hint);
@@ -567,7 +567,7 @@ const FIRST_GAME: [&str; 4] = ["e2e4", "e7e5", "g1f3", "b8c6"];
 /// engine program over pipes, one session: `ucinewgame`, a four-field FEN, an underpromotion
 /// in `moves`, a promotion in `bestmove`, two games in one session, the clocks (the side to
 /// move's own, a low one, `movestogo 1`) and `go infinite` then `stop`.
-fn check_conformance(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_conformance(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut p = start_program(s)?;
     p.send("uci");
     if p.until(ANSWER_WITHIN, |l| l == "uciok").is_none() {
@@ -802,7 +802,7 @@ fn check_conformance(s: &mut Student, checked: &mut usize) -> Result<(), Verdict
 }
 
 /// Starts the workspace's `engine` program with its input and output piped.
-fn start_program(s: &Student) -> Result<Program, Verdict> {
+fn start_program(s: &Student) -> Result<Program, CheckVerdict> {
     let process = s
         .start_program("engine")
         .map_err(|e| fail(Diagnosis::new(format!("your engine program: {e}"))))?;
@@ -816,7 +816,7 @@ fn start_program(s: &Student) -> Result<Program, Verdict> {
 /// Lab 12 as a GUI sees it: the workspace's `engine` program over pipes, input kept open.
 /// Answers must come while the input is open, `go movetime` within its time, `go wtime` within
 /// a small share of the clock, and an illegal move in `position` must be refused.
-fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut p = start_program(s)?;
     let silent = |p: &Program, what: &str| {
         fail(
@@ -968,7 +968,7 @@ fn check_program(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
 
 /// A short game: the student's engine (White, `go depth 2`) against ours at `UCI_Elo`
 /// `GAME_ELO`. Every answer must be one legal bestmove; the result is reported, not judged.
-fn play_game(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
+fn play_game(s: &mut Student, checked: &mut usize) -> Result<(), CheckVerdict> {
     let mut game = Game::new(Position::startpos());
     let mut moves: Vec<String> = Vec::new();
     let mut searcher = Searcher::new(1);
@@ -987,13 +987,13 @@ fn play_game(s: &mut Student, checked: &mut usize) -> Result<(), Verdict> {
             let lines = ["ucinewgame", position.as_str(), GAME_GO, "quit"];
             let out = converse(s, &lines)?;
             expect_bestmove(&lines, &out, &pos.fen(), HINT_POSITION).map_err(|v| match v {
-                Verdict::Fail(mut d) => {
+                CheckVerdict::Fail(mut d) => {
                     d.summary = format!(
                         "in the game against our engine, move {}: {}",
                         ply / 2 + 1,
                         d.summary
                     );
-                    Verdict::Fail(d)
+                    CheckVerdict::Fail(d)
                 }
                 other => other,
             })?;

@@ -7,7 +7,7 @@
 //!    title, its files from `crate::lab_files!("NN-slug", ["bug.bug", ...])`, any extra
 //!    workspace files, and its check function), the check asking the student through
 //!    [`crate::student::Student::ask`] (a `todo` before any answer becomes
-//!    `Verdict::NotStarted`; a panic or hang becomes a `Fail` naming the query), comparing
+//!    `CheckVerdict::NotStarted`; a panic or hang becomes a `Fail` naming the query), comparing
 //!    with movegen through [`crate::compare`], shrinking with
 //!    [`crate::checker::check_cases`], failing with [`crate::checker::fail`];
 //! 3. one line `labNN => LABNN,` in the list below.
