@@ -9,28 +9,6 @@ use crate::student::Student;
 pub use crate::student::{call_text, fen_arg, parse_bitboard};
 pub use crate::verdict::{CheckVerdict, Diagnosis};
 
-/// One weekly lab: its files and the check that compares a student's functions with the oracle.
-pub trait Lab: Sync {
-    /// The lab's number, 1..=12.
-    fn number(&self) -> u8;
-    /// The folder name after the number (`bitboards` in `01-bitboards`).
-    fn slug(&self) -> &'static str;
-    /// A short title for listings.
-    fn title(&self) -> &'static str;
-    /// The student module it fills, `src/<module>.rs` (fixed by the course's contract).
-    fn module(&self) -> &'static str;
-    /// The lab's files, built in with `include_str!`.
-    fn files(&self) -> &'static LabFiles;
-    /// Files the lab adds to a workspace besides the student's module, as (path, text):
-    /// lab 12's engine program.
-    fn extra_files(&self) -> &'static [(&'static str, &'static str)];
-    /// How many times the instructor's query time-out one of the lab's queries may take.
-    fn query_scale(&self) -> u32;
-    /// Asks the student's functions through `student` and judges the answers, each query
-    /// within [`Lab::query_scale`] times the instructor's time-out.
-    fn check(&self, student: &mut Student) -> CheckVerdict;
-}
-
 /// One lab, in one record: what identifies it (number, slug, module, title), its files and
 /// its check. Each `labs/labNN.rs` defines one `static`, and `labs/mod.rs` lists it in one
 /// line; nothing else in the course names a lab.
@@ -55,29 +33,37 @@ pub struct LabRecord {
     pub check: fn(&mut Student) -> CheckVerdict,
 }
 
-impl Lab for LabRecord {
-    fn number(&self) -> u8 {
+impl LabRecord {
+    /// The lab's number, 1..=12.
+    pub fn number(&self) -> u8 {
         self.number
     }
-    fn slug(&self) -> &'static str {
+    /// The folder name after the number (`bitboards` in `01-bitboards`).
+    pub fn slug(&self) -> &'static str {
         self.slug
     }
-    fn title(&self) -> &'static str {
+    /// A short title for listings.
+    pub fn title(&self) -> &'static str {
         self.title
     }
-    fn module(&self) -> &'static str {
+    /// The student module it fills, `src/<module>.rs` (fixed by the course's contract).
+    pub fn module(&self) -> &'static str {
         self.module
     }
-    fn files(&self) -> &'static LabFiles {
+    /// The lab's files, built in with `include_str!`.
+    pub fn files(&self) -> &'static LabFiles {
         self.files
     }
-    fn extra_files(&self) -> &'static [(&'static str, &'static str)] {
+    /// Files the lab adds to a workspace besides the student's module, as (path, text): lab 12's engine program.
+    pub fn extra_files(&self) -> &'static [(&'static str, &'static str)] {
         self.extra_files
     }
-    fn query_scale(&self) -> u32 {
+    /// How many times the instructor's query time-out one of the lab's queries may take.
+    pub fn query_scale(&self) -> u32 {
         self.query_scale
     }
-    fn check(&self, student: &mut Student) -> CheckVerdict {
+    /// Asks the student's functions through `student` and judges the answers, each query within [`LabRecord::query_scale`] times the instructor's time-out.
+    pub fn check(&self, student: &mut Student) -> CheckVerdict {
         student.scaled(self.query_scale, self.check)
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::checker::Lab;
+use crate::checker::LabRecord;
 use crate::report::{LabReport, StudentReport};
 use crate::runner::{self, Outcome};
 use crate::sandbox::SandboxLimits;
@@ -257,7 +257,7 @@ fn dispatch(command: Cmd, key: Option<Solutions>) -> Result<ExitCode, String> {
 }
 
 /// The labs `lab` asks for: that one, or all.
-pub fn pick(lab: Option<u8>) -> Result<Vec<&'static dyn Lab>, String> {
+pub fn pick(lab: Option<u8>) -> Result<Vec<&'static LabRecord>, String> {
     match lab {
         None => Ok(labs::all()),
         Some(n) => labs::get(n).map(|l| vec![l]).ok_or_else(|| {
@@ -287,7 +287,7 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// The labs a list names (every lab for an empty list).
-fn pick_many(numbers: &[u8]) -> Result<Vec<&'static dyn Lab>, String> {
+fn pick_many(numbers: &[u8]) -> Result<Vec<&'static LabRecord>, String> {
     if numbers.is_empty() {
         return Ok(labs::all());
     }
@@ -332,7 +332,7 @@ fn check(lab: Option<u8>, dir: &Path, json: bool) -> Result<ExitCode, String> {
 }
 
 /// `course check --json`: the report as `course grade` writes it for each student.
-fn print_json(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
+fn print_json(dir: &Path, chosen: &[&'static LabRecord]) -> ExitCode {
     let name = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -345,7 +345,7 @@ fn print_json(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
                 .unwrap_or_else(|| "does not compile".into());
             let labs = chosen
                 .iter()
-                .map(|l| LabReport::new(*l, "BUILD FAILED", &first))
+                .map(|l| LabReport::new(l, "BUILD FAILED", &first))
                 .collect();
             StudentReport::new(&name, labs)
         }
@@ -360,7 +360,7 @@ fn print_json(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
 }
 
 /// Checks and prints the report; the exit code says whether every lab passed.
-pub fn print_check(dir: &Path, chosen: &[&'static dyn Lab]) -> ExitCode {
+pub fn print_check(dir: &Path, chosen: &[&'static LabRecord]) -> ExitCode {
     match runner::check(dir, chosen) {
         Outcome::BuildFailed(messages) => {
             crate::say!("{messages}");

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::checker::Lab;
+use crate::checker::LabRecord;
 use crate::report::{LabReport, StudentReport};
 use crate::sandbox::{self, Sandbox, SandboxLimits};
 use crate::student::Student;
@@ -35,7 +35,7 @@ use crate::workspace;
 #[derive(Clone)]
 pub struct GradeOptions {
     /// The labs to grade.
-    pub labs: Vec<&'static dyn Lab>,
+    pub labs: Vec<&'static LabRecord>,
     /// Time for one student, build and checks together.
     pub limit: Duration,
     /// Time for one query to a student's function.
@@ -75,7 +75,7 @@ fn emit(line: &Line) {
 #[derive(Clone)]
 pub struct OneOptions {
     /// The labs.
-    pub labs: Vec<&'static dyn Lab>,
+    pub labs: Vec<&'static LabRecord>,
     /// Time for one query.
     pub query_timeout: Duration,
     /// Time for the whole student.
@@ -145,12 +145,12 @@ pub fn grade_one(options: &OneOptions) -> Result<ExitCode, String> {
     for lab in &options.labs {
         let n = lab.number();
         let report = if let Some((_, error)) = substituted.iter().find(|(m, _)| *m == n) {
-            LabReport::new(*lab, "BUILD FAILED", error)
+            LabReport::new(lab, "BUILD FAILED", error)
         } else if let Some(error) = &build_error {
-            LabReport::new(*lab, "BUILD FAILED", error)
+            LabReport::new(lab, "BUILD FAILED", error)
         } else {
-            let verdict = crate::runner::check_lab(&mut student, *lab);
-            let mut report = LabReport::from_verdict(*lab, &verdict);
+            let verdict = crate::runner::check_lab(&mut student, lab);
+            let mut report = LabReport::from_verdict(lab, &verdict);
             report.over_reference = substituted
                 .iter()
                 .map(|(m, _)| *m)
@@ -269,7 +269,7 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
 pub(crate) fn prepare(
     from: &Path,
     to: &Path,
-    labs: &[&'static dyn Lab],
+    labs: &[&'static LabRecord],
 ) -> std::io::Result<Vec<(u8, String)>> {
     copy_tree(&from.join("src"), &to.join("src"))?;
     if from.join("crowd").is_dir() {
@@ -395,9 +395,7 @@ fn grade_student(run: &Run, index: usize, dir: &Path, name: &str) -> StudentRepo
     let every = |word: &str, note: &str| {
         StudentReport::new(
             name,
-            labs.iter()
-                .map(|l| LabReport::new(*l, word, note))
-                .collect(),
+            labs.iter().map(|l| LabReport::new(l, word, note)).collect(),
         )
     };
     if !dir.join("src").is_dir() {
@@ -410,7 +408,7 @@ fn grade_student(run: &Run, index: usize, dir: &Path, name: &str) -> StudentRepo
             for (n, why) in &refused {
                 let found = report.labs.iter_mut().find(|l| l.lab == *n);
                 if let (Some(at), Some(lab)) = (found, labs.iter().find(|l| l.number() == *n)) {
-                    *at = LabReport::new(*lab, "REFUSED", why);
+                    *at = LabReport::new(lab, "REFUSED", why);
                 }
             }
             report.passed = report.labs.iter().filter(|l| l.passed()).count();
@@ -469,7 +467,7 @@ fn run_child(run: &Run, scratch: &Path, name: &str) -> StudentReport {
                 options
                     .labs
                     .iter()
-                    .map(|l| LabReport::new(*l, "ERROR", &format!("cannot start the grader: {e}")))
+                    .map(|l| LabReport::new(l, "ERROR", &format!("cannot start the grader: {e}")))
                     .collect(),
             );
         }
@@ -518,12 +516,12 @@ fn run_child(run: &Run, scratch: &Path, name: &str) -> StudentReport {
         if !report.labs.iter().any(|r| r.lab == lab.number()) {
             report.labs.push(if timed_out {
                 LabReport::new(
-                    *lab,
+                    lab,
                     "TIME LIMIT",
                     &format!("not finished within {} s", options.limit.as_secs()),
                 )
             } else {
-                LabReport::new(*lab, "ERROR", &format!("grading stopped: {stopped}"))
+                LabReport::new(lab, "ERROR", &format!("grading stopped: {stopped}"))
             });
         }
     }

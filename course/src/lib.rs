@@ -50,5 +50,5 @@ macro_rules! say_raw {
     }};
 }
 
-pub use checker::{CheckVerdict, Diagnosis, Lab, LabFiles};
+pub use checker::{CheckVerdict, Diagnosis, LabFiles, LabRecord};
 pub use student::{Reply, Student};

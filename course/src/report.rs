@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::checker::{CheckVerdict, Lab};
+use crate::checker::{CheckVerdict, LabRecord};
 
 /// `text` with every character that could change how a terminal or an editor shows the
 /// rest made visible as an escape: C0 controls, DEL and C1 controls as `\x1b` or `\u{9b}`,
@@ -68,7 +68,7 @@ pub struct LabReport {
 
 impl LabReport {
     /// The report of a checked lab.
-    pub fn from_verdict(lab: &dyn Lab, verdict: &CheckVerdict) -> LabReport {
+    pub fn from_verdict(lab: &LabRecord, verdict: &CheckVerdict) -> LabReport {
         let mut report = LabReport::new(lab, verdict.word(), "");
         match verdict {
             CheckVerdict::Pass { checked } => report.checks = Some(*checked),
@@ -84,7 +84,7 @@ impl LabReport {
     }
 
     /// A report with a verdict word and a one-line explanation (also the diagnosis).
-    pub fn new(lab: &dyn Lab, verdict: &str, summary: &str) -> LabReport {
+    pub fn new(lab: &LabRecord, verdict: &str, summary: &str) -> LabReport {
         let summary = visible(summary, false);
         LabReport {
             lab: lab.number(),

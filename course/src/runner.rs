@@ -3,21 +3,21 @@
 use std::fs;
 use std::path::Path;
 
-use crate::checker::{CheckVerdict, Lab};
+use crate::checker::{CheckVerdict, LabRecord};
 use crate::report::{LabReport, StudentReport};
 use crate::student::Student;
 use crate::workspace;
 
 /// Checks `labs` in a built workspace, one harness process for all of them.
-pub fn check_built(dir: &Path, labs: &[&dyn Lab]) -> Vec<(u8, CheckVerdict)> {
+pub fn check_built(dir: &Path, labs: &[&LabRecord]) -> Vec<(u8, CheckVerdict)> {
     let mut student = Student::in_workspace(dir);
     labs.iter()
-        .map(|lab| (lab.number(), check_lab(&mut student, *lab)))
+        .map(|lab| (lab.number(), check_lab(&mut student, lab)))
         .collect()
 }
 
 /// Checks one lab, with its time budget ([`crate::student::LAB_BUDGET`]) running.
-pub fn check_lab(student: &mut Student, lab: &dyn Lab) -> CheckVerdict {
+pub fn check_lab(student: &mut Student, lab: &LabRecord) -> CheckVerdict {
     student.start_lab(lab.number());
     lab.check(student)
 }
@@ -31,7 +31,7 @@ pub enum Outcome {
 }
 
 /// Builds `dir` and checks `labs`; records the verdicts in `dir/.course/progress`.
-pub fn check(dir: &Path, labs: &[&dyn Lab]) -> Outcome {
+pub fn check(dir: &Path, labs: &[&LabRecord]) -> Outcome {
     if let Err(messages) = workspace::build(dir) {
         return Outcome::BuildFailed(messages);
     }
@@ -43,20 +43,20 @@ pub fn check(dir: &Path, labs: &[&dyn Lab]) -> Outcome {
 /// The report of `verdicts` (one per lab of `labs`, in order) for `student`.
 pub fn to_report(
     student: &str,
-    labs: &[&dyn Lab],
+    labs: &[&LabRecord],
     verdicts: &[(u8, CheckVerdict)],
 ) -> StudentReport {
     let labs = labs
         .iter()
         .zip(verdicts)
-        .map(|(lab, (_, verdict))| LabReport::from_verdict(*lab, verdict))
+        .map(|(lab, (_, verdict))| LabReport::from_verdict(lab, verdict))
         .collect();
     StudentReport::new(student, labs)
 }
 
 /// The report `course check` prints: a line per lab, the diagnosis of each that failed, and
 /// `N passed, M failed`.
-pub fn report(labs: &[&dyn Lab], verdicts: &[(u8, CheckVerdict)]) -> String {
+pub fn report(labs: &[&LabRecord], verdicts: &[(u8, CheckVerdict)]) -> String {
     to_report("", labs, verdicts).text()
 }
 

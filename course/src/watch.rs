@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use crate::checker::Lab;
+use crate::checker::LabRecord;
 
 /// How long to wait after a change for the editor's other writes (save = several events).
 const SETTLE: Duration = Duration::from_millis(200);
@@ -27,8 +27,8 @@ fn is_source_change(event: &notify::Event) -> bool {
 /// until interrupted. `check` prints one round's report.
 pub fn watch_with(
     dir: &Path,
-    labs: &[&'static dyn Lab],
-    mut check: impl FnMut(&Path, &[&'static dyn Lab]),
+    labs: &[&'static LabRecord],
+    mut check: impl FnMut(&Path, &[&'static LabRecord]),
 ) -> Result<ExitCode, String> {
     let (tx, rx) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {

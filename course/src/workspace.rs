@@ -10,7 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::checker::Lab;
+use crate::checker::LabRecord;
 /// The harness binary of a built workspace (the harness's own knowledge, named here too).
 pub use crate::student::harness_exe;
 
@@ -41,7 +41,7 @@ fn manifest() -> String {
         .to_string()
 }
 
-fn lib_rs(labs: &[&dyn Lab]) -> String {
+fn lib_rs(labs: &[&LabRecord]) -> String {
     let mut s = String::from(
         "//! My chess engine, one lab a week. `course check` checks it; `course hint N` helps.\n\n\
          pub mod types;\n",
@@ -55,7 +55,7 @@ fn lib_rs(labs: &[&dyn Lab]) -> String {
     s
 }
 
-fn harness_mod_rs(labs: &[&dyn Lab]) -> String {
+fn harness_mod_rs(labs: &[&LabRecord]) -> String {
     let mut s = HARNESS_MOD_RS.to_string();
     s.push('\n');
     for lab in labs {
@@ -86,7 +86,7 @@ pub type Solutions = fn(u8) -> Option<&'static str>;
 /// solution instead of the skeleton. Returns the lab files written.
 pub fn init(
     dir: &Path,
-    labs: &[&dyn Lab],
+    labs: &[&LabRecord],
     solutions: Option<Solutions>,
 ) -> io::Result<Vec<PathBuf>> {
     write_provided(dir, labs)?;
@@ -115,7 +115,7 @@ pub fn init(
 
 /// Writes `src/lib.rs`, or, where the student has one, adds only the modules of new labs (a
 /// student may have added modules of their own).
-fn write_lib_rs(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+fn write_lib_rs(dir: &Path, labs: &[&LabRecord]) -> io::Result<()> {
     let path = dir.join("src/lib.rs");
     let Ok(mut text) = fs::read_to_string(&path) else {
         return fs::write(path, lib_rs(labs));
@@ -139,7 +139,7 @@ fn write_lib_rs(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
 
 /// Writes the files the course provides (manifest, types, harness), replacing whatever is
 /// there: a workspace being graded gets the course's own harness, not an edited one.
-pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
+pub fn write_provided(dir: &Path, labs: &[&LabRecord]) -> io::Result<()> {
     fs::create_dir_all(dir.join("src/harness"))?;
     fs::create_dir_all(dir.join("src/bin"))?;
     write_if_changed(dir.join("Cargo.toml"), manifest())?;
@@ -159,7 +159,7 @@ pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
     // The lab texts, and what they refer to, so that the workspace is all a student needs.
     fs::create_dir_all(dir.join("labs"))?;
     for lab in labs {
-        write_if_changed(dir.join(text_path(*lab)), lab.files().readme)?;
+        write_if_changed(dir.join(text_path(lab)), lab.files().readme)?;
     }
     if labs.iter().any(|l| l.number() == 10) {
         write_if_changed(dir.join("labs/crowd_export.epd"), crate::labs::CROWD_EXPORT)?;
@@ -168,7 +168,7 @@ pub fn write_provided(dir: &Path, labs: &[&dyn Lab]) -> io::Result<()> {
 }
 
 /// Where a workspace keeps `lab`'s text: `labs/01-bitboards.md`.
-pub fn text_path(lab: &dyn Lab) -> String {
+pub fn text_path(lab: &LabRecord) -> String {
     format!("labs/{:02}-{}.md", lab.number(), lab.slug())
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use course::checker::{CheckVerdict, Lab};
+use course::checker::{CheckVerdict, LabRecord};
 use course::student::Student;
 use course::{labs, runner, workspace};
 
@@ -35,16 +35,16 @@ fn header(text: &str) -> Option<(&str, &str)> {
 }
 
 /// The lab's part of the answer key.
-fn key(lab: &dyn Lab) -> &'static course_key::LabKey {
+fn key(lab: &LabRecord) -> &'static course_key::LabKey {
     course_key::lab(lab.number()).expect("the key has every lab")
 }
 
-fn check_one(dir: &Path, lab: &'static dyn Lab) -> CheckVerdict {
+fn check_one(dir: &Path, lab: &'static LabRecord) -> CheckVerdict {
     runner::check_built(dir, &[lab]).remove(0).1
 }
 
 /// Replaces the lab's file with `text` and checks the lab; `Err` if it does not compile.
-fn with_file(dir: &Path, lab: &'static dyn Lab, text: &str) -> Result<CheckVerdict, String> {
+fn with_file(dir: &Path, lab: &'static LabRecord, text: &str) -> Result<CheckVerdict, String> {
     let path = workspace::lab_file(dir, lab.number()).expect("every lab has a module");
     fs::write(&path, text).expect("workspace is writable");
     workspace::build(dir)?;
@@ -61,7 +61,7 @@ fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let dir = scratch.0.join(format!("ws{w}"));
-                let mine: Vec<&'static dyn Lab> =
+                let mine: Vec<&'static LabRecord> =
                     all.iter().copied().skip(w).step_by(workers).collect();
                 let all = &all;
                 scope.spawn(move || check_labs(&dir, all, &mine))
@@ -77,7 +77,7 @@ fn every_lab_passes_its_solution_starts_not_started_and_catches_its_bugs() {
 
 /// In a workspace of every lab's solution: the solutions of `mine` pass, their skeletons
 /// are "not started" without a trace, and their bugs are caught. Returns what went wrong.
-fn check_labs(dir: &Path, all: &[&'static dyn Lab], mine: &[&'static dyn Lab]) -> Vec<String> {
+fn check_labs(dir: &Path, all: &[&'static LabRecord], mine: &[&'static LabRecord]) -> Vec<String> {
     workspace::init(dir, all, Some(course_key::solution)).expect("init writes the workspace");
     if let Err(e) = workspace::build(dir) {
         return vec![format!("the solutions do not build:\n{e}")];
@@ -97,7 +97,7 @@ fn check_labs(dir: &Path, all: &[&'static dyn Lab], mine: &[&'static dyn Lab]) -
     problems
 }
 
-fn check_skeleton_and_bugs(dir: &Path, lab: &'static dyn Lab) -> Vec<String> {
+fn check_skeleton_and_bugs(dir: &Path, lab: &'static LabRecord) -> Vec<String> {
     let mut problems = Vec::new();
     let n = lab.number();
     match with_file(dir, lab, lab.files().skeleton) {

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use course::checker::{CheckVerdict, Lab};
+use course::checker::{CheckVerdict, LabRecord};
 use course::{labs, runner, workspace};
 
 #[path = "support/scratch.rs"]
@@ -133,7 +133,7 @@ fn mutants_that_once_survived_are_caught_and_named() {
     workspace::init(&dir, &all, Some(course_key::solution)).expect("init writes the workspace");
     let mut problems = Vec::new();
     for killed in KILLED {
-        let lab: &'static dyn Lab = labs::get(killed.lab).expect("the lab exists");
+        let lab: &'static LabRecord = labs::get(killed.lab).expect("the lab exists");
         let solution = course_key::solution(killed.lab).expect("the key has every lab");
         assert_eq!(
             solution.matches(killed.from).count(),

@@ -14,7 +14,7 @@
 //!
 //! `course/tests/labs.rs` then checks the new lab's solution, skeleton and bugs by itself.
 
-use crate::checker::Lab;
+use crate::checker::LabRecord;
 
 /// Declares each lab's module and lists its record in [`all`]: one line per lab.
 macro_rules! labs {
@@ -22,7 +22,7 @@ macro_rules! labs {
         $(mod $module;)*
 
         /// Every lab of the course, in order.
-        pub fn all() -> Vec<&'static dyn Lab> {
+        pub fn all() -> Vec<&'static LabRecord> {
             vec![$(&$module::$record),*]
         }
     };
@@ -49,6 +49,6 @@ pub(crate) mod positions;
 pub use lab10::CROWD_EXPORT;
 
 /// The lab with this number, if the course has it.
-pub fn get(number: u8) -> Option<&'static dyn Lab> {
+pub fn get(number: u8) -> Option<&'static LabRecord> {
     all().into_iter().find(|l| l.number() == number)
 }
