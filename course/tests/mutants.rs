@@ -25,6 +25,20 @@ struct Killed {
 
 const KILLED: &[Killed] = &[
     Killed {
+        lab: 9,
+        mutant: "src/lab09_position.rs:367:21: replace || with && in parse_square",
+        from: "if b.len() != 2 || !(b'a'..=b'h').contains(&b[0])",
+        to: "if b.len() != 2 && !(b'a'..=b'h').contains(&b[0])",
+        expect: "not a FEN: en-passant square q1",
+    },
+    Killed {
+        lab: 9,
+        mutant: "src/lab09_position.rs:367:55: replace || with && in parse_square",
+        from: "!(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8')",
+        to: "!(b'a'..=b'h').contains(&b[0]) && !(b'1'..=b'8')",
+        expect: "not a FEN: en-passant square q1",
+    },
+    Killed {
         lab: 5,
         mutant: "src/lab05_magics.rs:280:5: replace fancy_table_len -> usize with 0",
         from: "    fancy().table.len()",

@@ -657,6 +657,13 @@ const BAD_FENS: &[(&str, &str)] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
         "en-passant square e9",
     ),
+    // A file past h: read as a number, q1 is a3, and with White's a-pawn just moved to a4
+    // that square would pass every other test (found by mutation testing: `||` made `&&` in
+    // the test of a square's name).
+    (
+        "rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq q1 0 1",
+        "en-passant square q1",
+    ),
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
         "halfmove clock x",
